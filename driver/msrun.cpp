@@ -1,0 +1,119 @@
+//===- msrun.cpp - Run a program under massif-native ----------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+//   msrun [massif options] [--] program [args...]
+//
+// Validates the options with the runtime's own table (so a bad option is
+// reported before the program starts, in the runtime's words), hands them to
+// the program's runtime through MASSIF_OPTIONS, and replaces itself with the
+// program. argv[0] is passed as typed, so the cmd: line of the profile reads
+// as Massif's would.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+void *allocate(void *, size_t SizeB) { return calloc(1, SizeB); }
+void deallocate(void *, void *P, size_t) { free(P); }
+
+bool writeStdout(void *, const char *Data, size_t Len) {
+  return fwrite(Data, 1, Len, stdout) == Len;
+}
+
+void printUsage() {
+  printf("usage: msrun [options] [--] program [args...]\n\n"
+         "Runs a program built with mscc/mscxx under the massif-native heap\n"
+         "profiler. Options use Massif's spelling; they reach the program's\n"
+         "runtime through MASSIF_OPTIONS (appended to any value it already\n"
+         "has).\n\n"
+         "  user options for Massif:\n");
+  fflush(stdout);
+  massif::writeHelp(massif::Sink{writeStdout, nullptr});
+}
+
+/// Appends Arg to Out so that the runtime's MASSIF_OPTIONS splitter gives
+/// it back whole: blanks and backslashes are escaped with a backslash.
+void appendEscaped(std::string &Out, const char *Arg) {
+  if (!Out.empty())
+    Out += ' ';
+  for (const char *C = Arg; *C; ++C) {
+    if (*C == ' ' || *C == '\t' || *C == '\n' || *C == '\\')
+      Out += '\\';
+    Out += *C;
+  }
+}
+
+void printError(const char *Text) {
+  const char *Line = Text;
+  while (*Line) {
+    const char *End = strchr(Line, '\n');
+    size_t Len = End ? size_t(End - Line) : strlen(Line);
+    fprintf(stderr, "msrun: %.*s\n", int(Len), Line);
+    Line += Len + (End ? 1 : 0);
+  }
+  fprintf(stderr, "msrun: Use --help for the list of options.\n");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  massif::Allocator A{allocate, deallocate, nullptr};
+  massif::Options Opts;
+  std::string Encoded;
+  int I = 1;
+  for (; I < Argc; ++I) {
+    const char *Arg = Argv[I];
+    if (strcmp(Arg, "--") == 0) {
+      ++I;
+      break;
+    }
+    if (Arg[0] != '-')
+      break;
+    if (strcmp(Arg, "--version") == 0) {
+      printf("msrun (massif-native) " MASSIF_NATIVE_VERSION "\n");
+      return 0;
+    }
+    massif::OptionError E;
+    switch (massif::parseOption(Opts, Arg, A, E)) {
+    case massif::ParseResult::Help:
+      printUsage();
+      return 0;
+    case massif::ParseResult::Error:
+      printError(E.Text);
+      return 1;
+    case massif::ParseResult::Ok:
+      appendEscaped(Encoded, Arg);
+      break;
+    }
+  }
+  if (I >= Argc) {
+    fprintf(stderr, "msrun: no program given\n"
+                    "msrun: usage: msrun [options] [--] program [args...]\n");
+    return 1;
+  }
+
+  // Options already in the environment come first, as Valgrind puts
+  // VALGRIND_OPTS before the command line.
+  const char *Inherited = getenv("MASSIF_OPTIONS");
+  std::string All = Inherited ? Inherited : "";
+  if (!All.empty() && !Encoded.empty())
+    All += ' ';
+  All += Encoded;
+  if (!All.empty())
+    setenv("MASSIF_OPTIONS", All.c_str(), 1);
+
+  execvp(Argv[I], Argv + I);
+  int Err = errno;
+  fprintf(stderr, "msrun: cannot run '%s': %s\n", Argv[I], strerror(Err));
+  return Err == ENOENT ? 127 : 126;
+}

@@ -1,0 +1,127 @@
+/*===- massif/abi.h - The contract between the pass and the runtime -------===*
+ *
+ * Part of massif-native, under the MIT licence.
+ *
+ * Every symbol the pass plugin (llvm-pass/) emits a reference to, and every
+ * entry point the runtime (runtime/native/) defines for instrumented code,
+ * is declared here and nowhere else. The pass spells names through the
+ * MASSIF_ABI_* macros below; the runtime implements the declarations.
+ *
+ * Allocation calls. The pass replaces a direct call to an allocation
+ * function F with a call to __massif_F, same arguments, same result:
+ *
+ *     call ptr @malloc(i64 %n)  ==>  call ptr @__massif_malloc(i64 %n)
+ *
+ * The runtime knows a __massif_* call comes from instrumented code, whose
+ * frames all carry frame pointers, so it walks the stack without DWARF.
+ * Calls the pass cannot see (indirect calls, uninstrumented libraries) reach
+ * the runtime's interposed malloc/free/new/delete instead, with the same
+ * accounting. C++ operators are listed by their Itanium mangled names.
+ *
+ * Version check. Every instrumented module references
+ * MASSIF_ABI_VERSION_SYMBOL; only a runtime built from the same contract
+ * defines it, so a mismatch fails at link time naming the version.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef MASSIF_ABI_H
+#define MASSIF_ABI_H
+
+#include <stddef.h>
+
+#define MASSIF_ABI_VERSION 1
+#define MASSIF_ABI_VERSION_SYMBOL "__massif_abi_version_1"
+#define MASSIF_ABI_PREFIX "__massif_"
+
+/* The allocation functions the pass rewrites, as
+ * X(name, mangled-or-C-name). The runtime entry point is __massif_<name>. */
+#define MASSIF_ABI_C_ALLOC_FUNCTIONS(X)                                        \
+  X(malloc, "malloc")                                                          \
+  X(calloc, "calloc")                                                          \
+  X(realloc, "realloc")                                                        \
+  X(reallocarray, "reallocarray")                                              \
+  X(free, "free")                                                              \
+  X(memalign, "memalign")                                                      \
+  X(posix_memalign, "posix_memalign")                                          \
+  X(aligned_alloc, "aligned_alloc")                                            \
+  X(valloc, "valloc")                                                          \
+  X(pvalloc, "pvalloc")                                                        \
+  X(strdup, "strdup")                                                          \
+  X(strndup, "strndup")
+
+#define MASSIF_ABI_CXX_ALLOC_FUNCTIONS(X)                                      \
+  X(Znwm, "_Znwm")                     /* new(size_t) */                       \
+  X(Znam, "_Znam")                     /* new[](size_t) */                     \
+  X(ZnwmRKSt9nothrow_t, "_ZnwmRKSt9nothrow_t")                                 \
+  X(ZnamRKSt9nothrow_t, "_ZnamRKSt9nothrow_t")                                 \
+  X(ZnwmSt11align_val_t, "_ZnwmSt11align_val_t")                               \
+  X(ZnamSt11align_val_t, "_ZnamSt11align_val_t")                               \
+  X(ZnwmSt11align_val_tRKSt9nothrow_t, "_ZnwmSt11align_val_tRKSt9nothrow_t")   \
+  X(ZnamSt11align_val_tRKSt9nothrow_t, "_ZnamSt11align_val_tRKSt9nothrow_t")   \
+  X(ZdlPv, "_ZdlPv")                   /* delete(void*) */                     \
+  X(ZdaPv, "_ZdaPv")                   /* delete[](void*) */                   \
+  X(ZdlPvm, "_ZdlPvm")                 /* sized */                             \
+  X(ZdaPvm, "_ZdaPvm")                                                         \
+  X(ZdlPvRKSt9nothrow_t, "_ZdlPvRKSt9nothrow_t")                               \
+  X(ZdaPvRKSt9nothrow_t, "_ZdaPvRKSt9nothrow_t")                               \
+  X(ZdlPvSt11align_val_t, "_ZdlPvSt11align_val_t")                             \
+  X(ZdaPvSt11align_val_t, "_ZdaPvSt11align_val_t")                             \
+  X(ZdlPvmSt11align_val_t, "_ZdlPvmSt11align_val_t")                           \
+  X(ZdaPvmSt11align_val_t, "_ZdaPvmSt11align_val_t")                           \
+  X(ZdlPvSt11align_val_tRKSt9nothrow_t, "_ZdlPvSt11align_val_tRKSt9nothrow_t") \
+  X(ZdaPvSt11align_val_tRKSt9nothrow_t, "_ZdaPvSt11align_val_tRKSt9nothrow_t")
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Defined by the runtime; referenced by every instrumented module. */
+extern const int __massif_abi_version_1;
+
+/* C allocation entry points: same signatures as the functions they stand for. */
+void *__massif_malloc(size_t SizeB);
+void *__massif_calloc(size_t Count, size_t SizeB);
+void *__massif_realloc(void *P, size_t SizeB);
+void *__massif_reallocarray(void *P, size_t Count, size_t SizeB);
+void __massif_free(void *P);
+void *__massif_memalign(size_t AlignB, size_t SizeB);
+int __massif_posix_memalign(void **Out, size_t AlignB, size_t SizeB);
+void *__massif_aligned_alloc(size_t AlignB, size_t SizeB);
+void *__massif_valloc(size_t SizeB);
+void *__massif_pvalloc(size_t SizeB);
+char *__massif_strdup(const char *S);
+char *__massif_strndup(const char *S, size_t MaxB);
+
+/* C++ entry points, named after the mangled operator they replace, with the
+ * operator's own signature (align_val_t is a size_t, nothrow_t a pointer).
+ * The throwing forms throw std::bad_alloc on failure, as the operators do. */
+void *__massif_Znwm(size_t SizeB);
+void *__massif_Znam(size_t SizeB);
+void *__massif_ZnwmRKSt9nothrow_t(size_t SizeB, const void *NoThrow);
+void *__massif_ZnamRKSt9nothrow_t(size_t SizeB, const void *NoThrow);
+void *__massif_ZnwmSt11align_val_t(size_t SizeB, size_t AlignB);
+void *__massif_ZnamSt11align_val_t(size_t SizeB, size_t AlignB);
+void *__massif_ZnwmSt11align_val_tRKSt9nothrow_t(size_t SizeB, size_t AlignB,
+                                                const void *NoThrow);
+void *__massif_ZnamSt11align_val_tRKSt9nothrow_t(size_t SizeB, size_t AlignB,
+                                                const void *NoThrow);
+void __massif_ZdlPv(void *P);
+void __massif_ZdaPv(void *P);
+void __massif_ZdlPvm(void *P, size_t SizeB);
+void __massif_ZdaPvm(void *P, size_t SizeB);
+void __massif_ZdlPvRKSt9nothrow_t(void *P, const void *NoThrow);
+void __massif_ZdaPvRKSt9nothrow_t(void *P, const void *NoThrow);
+void __massif_ZdlPvSt11align_val_t(void *P, size_t AlignB);
+void __massif_ZdaPvSt11align_val_t(void *P, size_t AlignB);
+void __massif_ZdlPvmSt11align_val_t(void *P, size_t SizeB, size_t AlignB);
+void __massif_ZdaPvmSt11align_val_t(void *P, size_t SizeB, size_t AlignB);
+void __massif_ZdlPvSt11align_val_tRKSt9nothrow_t(void *P, size_t AlignB,
+                                                const void *NoThrow);
+void __massif_ZdaPvSt11align_val_tRKSt9nothrow_t(void *P, size_t AlignB,
+                                                const void *NoThrow);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MASSIF_ABI_H */

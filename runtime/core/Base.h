@@ -1,0 +1,43 @@
+//===- Base.h - Freestanding basics for the profile model -------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// runtime/core is shared by every engine: the native runtime linked into
+// instrumented programs and the Valgrind tool. It is freestanding C++: no
+// libstdc++ runtime, no exceptions, no RTTI, no global constructors. Memory
+// comes from an Allocator passed in; output goes through a Sink. This header
+// holds the few types every core file uses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_CORE_BASE_H
+#define MASSIF_CORE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace massif {
+
+/// Page-granular or byte-granular memory for the model. Allocate returns
+/// zeroed memory or nullptr; it must be callable from any thread.
+struct Allocator {
+  void *(*Allocate)(void *Ctx, size_t SizeB);
+  void (*Deallocate)(void *Ctx, void *P, size_t SizeB);
+  void *Ctx;
+
+  void *allocate(size_t SizeB) const { return Allocate(Ctx, SizeB); }
+  void deallocate(void *P, size_t SizeB) const { Deallocate(Ctx, P, SizeB); }
+};
+
+/// Where text output goes. Write returns false on an I/O error.
+struct Sink {
+  bool (*Write)(void *Ctx, const char *Data, size_t Len);
+  void *Ctx;
+};
+
+/// Index of an interned call stack; 0 means "no stack".
+using StackId = uint32_t;
+
+} // namespace massif
+
+#endif // MASSIF_CORE_BASE_H

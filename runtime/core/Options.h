@@ -1,0 +1,76 @@
+//===- Options.h - Massif's options, parsed -------------------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The Options struct has one field per row of Options.def. Parsing follows
+// Valgrind's rules (yes/no booleans, decimal integers without trailing
+// garbage, Valgrind's own decimal-fraction parser for thresholds) and
+// reports errors in Massif's words plus what the option accepts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_CORE_OPTIONS_H
+#define MASSIF_CORE_OPTIONS_H
+
+#include "Base.h"
+
+namespace massif {
+
+enum class TimeUnit : uint8_t { Instructions, Milliseconds, Bytes };
+
+/// A repeatable option's values, in command-line order.
+struct StringList {
+  const char **Items = nullptr;
+  uint32_t Count = 0;
+  uint32_t Capacity = 0;
+};
+
+struct Options {
+#define MASSIF_BOOL(Name, Field, Default, Help) bool Field = Default;
+#define MASSIF_INT(Name, Field, Default, Min, Max, Help) int64_t Field = Default;
+#define MASSIF_DOUBLE(Name, Field, Default, Min, Max, Checked, Help)           \
+  double Field = Default;
+#define MASSIF_ENUM(Name, Field, Default, Choices, Help)                       \
+  ::massif::TimeUnit Field = ::massif::TimeUnit::Instructions;
+#define MASSIF_STRING(Name, Field, Default, Help) const char *Field = Default;
+#define MASSIF_LIST(Name, Field, Help) StringList Field;
+#include "Options.def"
+
+  /// Every accepted argument, verbatim and in order, for the desc: line.
+  StringList Given;
+};
+
+/// Why an argument was rejected: Massif's reason text and what the option
+/// accepts, ready to print.
+struct OptionError {
+  char Text[512];
+};
+
+enum class ParseResult : uint8_t {
+  Ok,    ///< applied to the Options
+  Help,  ///< --help or -h was given
+  Error, ///< OptionError says why; the caller prints it and exits 1
+};
+
+/// Applies one argument such as "--depth=12". Strings are copied into memory
+/// from A, so Arg need not outlive the call.
+ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
+                        OptionError &E);
+
+/// Applies a whitespace-separated list of arguments (the MASSIF_OPTIONS
+/// variable). Stops at the first error.
+ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
+                              OptionError &E);
+
+/// Writes the option list, one line per option with its default, in the
+/// style of `valgrind --tool=massif --help`.
+void writeHelp(const Sink &Out);
+
+/// Formats V as Valgrind's own printf formats "%.2f" (used for the
+/// threshold in aggregate lines; rounds some ties differently from C).
+/// Buf must hold 32 bytes; returns the length.
+size_t formatValgrindFixed2(double V, char *Buf);
+
+} // namespace massif
+
+#endif // MASSIF_CORE_OPTIONS_H

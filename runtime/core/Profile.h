@@ -1,0 +1,83 @@
+//===- Profile.h - Massif's profile model -----------------------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The model every engine shares: the live-block table, the allocation tree
+// (bytes per interned stack), Massif's snapshot engine (normal, detailed and
+// peak snapshots, culling) and the massif.out writer. It reproduces Massif
+// 3.19's behaviour as specified in docs/DESIGN.md.
+//
+// Not thread-safe: the engine serialises calls (the native runtime holds one
+// short lock around each event; capture and interning happen before it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_CORE_PROFILE_H
+#define MASSIF_CORE_PROFILE_H
+
+#include "Base.h"
+#include "Options.h"
+#include "StackDepot.h"
+#include "Symbolizer.h"
+
+namespace massif {
+
+/// The time source for --time-unit=ms and --time-unit=i (unit B is kept by
+/// the model itself). Returns the absolute count; the model subtracts the
+/// value it saw at start-up.
+struct Clock {
+  uint64_t (*Now)(void *Ctx);
+  void *Ctx;
+};
+
+/// Text of the file header: desc: lists Options::Given, cmd: is the command.
+struct RunInfo {
+  const char *const *Argv; ///< the profiled command as typed, then its args
+  uint32_t Argc;
+};
+
+/// Massif's model of Valgrind's allocator: the slop ("usable minus
+/// requested") of a block of ReqB bytes aligned to AlignB.
+uint64_t modelSlopB(uint64_t ReqB, uint64_t AlignB);
+
+class Profile {
+public:
+  /// Sets up an empty profile. Depot must be initialised; the symbolizer is
+  /// used at events only when --ignore-fn or --alloc-fn decisions need names
+  /// and at write time. Returns false when memory is exhausted.
+  bool init(const Options &O, const Allocator &A, StackDepot &Depot,
+            const Symbolizer &Sym, const Clock &C);
+
+  /// The start-up snapshot (snapshot 0, time 0).
+  void startup();
+
+  /// A block of ReqB useful bytes at Addr, charged to Stack.
+  void onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB, StackId Stack);
+
+  /// A free/delete of Addr; unknown addresses are ignored.
+  void onFree(uint64_t Addr);
+
+  /// realloc(OldAddr, NewReqB) that returned NewAddr (equal to OldAddr when
+  /// in place). NewSlopB is the slop if the block had to move. Returns false
+  /// (and changes nothing) when OldAddr is unknown.
+  bool onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
+                 uint64_t NewSlopB, StackId Stack);
+
+  /// Stack growth (positive) or shrink (negative) for --stacks=yes.
+  void onStackDelta(int64_t DeltaB);
+
+  /// Requested and slop bytes of the live block at Addr, if known.
+  bool findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const;
+
+  /// Writes the whole massif.out text. Returns false on an I/O error.
+  bool write(const Sink &Out, const RunInfo &Run);
+
+  struct Impl;
+
+private:
+  Impl *P = nullptr;
+};
+
+} // namespace massif
+
+#endif // MASSIF_CORE_PROFILE_H

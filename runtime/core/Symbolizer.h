@@ -1,0 +1,40 @@
+//===- Symbolizer.h - What the model asks of a symbolizer -------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The model turns code addresses into names only through this interface, so
+// each engine brings its own: the native runtime uses elfutils, the Valgrind
+// tool uses Valgrind's debug info. Names come back raw (demangled, but not
+// yet renamed to "(below main)"); the model applies Massif's rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_CORE_SYMBOLIZER_H
+#define MASSIF_CORE_SYMBOLIZER_H
+
+#include "Base.h"
+
+namespace massif {
+
+/// One printed frame of a code address. An address inside inlined code
+/// yields several, innermost first; the last is the out-of-line function.
+/// Any pointer may be null when unknown. Strings stay valid until the
+/// symbolizer is destroyed.
+struct FrameInfo {
+  const char *Function; ///< demangled name, e.g. "operator new(unsigned long)"
+  const char *File;     ///< bare file name, e.g. "example.c"
+  uint32_t Line;        ///< 0 when File is null
+  const char *Object;   ///< path of the ELF object, e.g. "/usr/lib/.../libc.so.6"
+};
+
+struct Symbolizer {
+  /// Describes Pc (already a return address minus 1 for outer frames) into
+  /// Out[0..Max). Returns the number of frames written, at least 1 when
+  /// Max >= 1 (a frame with all fields null when nothing is known).
+  uint32_t (*Describe)(void *Ctx, uint64_t Pc, FrameInfo *Out, uint32_t Max);
+  void *Ctx;
+};
+
+} // namespace massif
+
+#endif // MASSIF_CORE_SYMBOLIZER_H
