@@ -1,0 +1,26 @@
+// C++ operator new/delete forms: plain, array, nothrow, sized, aligned.
+// The libstdc++ start-up pool is ignored as Massif's own tests ignore it.
+// RUN: %conform --cxx %s %t -- --time-unit=B --detailed-freq=1 --ignore-fn=call_init
+#include <new>
+
+struct Widget {
+  char Bytes[72];
+};
+
+struct alignas(64) Wide {
+  char Bytes[100];
+};
+
+int main() {
+  Widget *W = new Widget;
+  int *Arr = new int[100];
+  char *N = new (std::nothrow) char[300];
+  Widget *Ws = new Widget[3];
+  delete[] Ws;
+  delete[] N;
+  delete[] Arr;
+  delete W;
+  long *L = new long(5);
+  ::operator delete(L, sizeof(long));
+  return 0;
+}
