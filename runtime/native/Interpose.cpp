@@ -1,0 +1,61 @@
+//===- Interpose.cpp - The malloc family, for the whole process -----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// This archive member defines malloc and its relatives in the executable, so
+// the dynamic linker binds every call in the process to them, including
+// calls made inside libc (strdup, getline, stdio buffers) and other
+// uninstrumented libraries. The real work is done by glibc's __libc_*
+// functions. mallopt and malloc_trim stay glibc's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Allocate.h"
+
+using namespace massif::native;
+
+#define FRAME __builtin_frame_address(0)
+
+extern "C" {
+
+MASSIF_EXPORT void *malloc(size_t SizeB) { return doMalloc(SizeB, FRAME); }
+
+MASSIF_EXPORT void free(void *P) { doFree(P); }
+
+MASSIF_EXPORT void *calloc(size_t Count, size_t SizeB) {
+  return doCalloc(Count, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *realloc(void *P, size_t SizeB) {
+  return doRealloc(P, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *reallocarray(void *P, size_t Count, size_t SizeB) {
+  return doReallocArray(P, Count, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *memalign(size_t AlignB, size_t SizeB) {
+  return doMemalign(AlignB, SizeB, FRAME);
+}
+
+MASSIF_EXPORT int posix_memalign(void **Out, size_t AlignB, size_t SizeB) {
+  return doPosixMemalign(Out, AlignB, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *aligned_alloc(size_t AlignB, size_t SizeB) {
+  return doAlignedAlloc(AlignB, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *valloc(size_t SizeB) { return doValloc(SizeB, false, FRAME); }
+
+MASSIF_EXPORT void *pvalloc(size_t SizeB) { return doValloc(SizeB, true, FRAME); }
+
+MASSIF_EXPORT size_t malloc_usable_size(void *P) {
+  ThreadState *T = beginEvent();
+  size_t UsableB = usableSize(P, T != nullptr);
+  if (T)
+    endEvent(*T);
+  return UsableB;
+}
+
+} // extern "C"

@@ -1,0 +1,279 @@
+//===- Lifecycle.cpp - Start-up, exit and fork of the native runtime ------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Start-up happens once, at the first allocation event or in a priority-101
+// constructor, whichever comes first (shared libraries' constructors may
+// allocate before ours runs, and Massif counts those allocations). It reads
+// MASSIF_OPTIONS, rejects bad options before main runs, sets up the model in
+// arena memory, takes the start-up snapshot and registers the exit handler
+// as early as possible, so that it runs after the program's own atexit
+// handlers and static destructors. At exit the output file name is expanded
+// (Massif does it then, so a forked child's %p is its own) and the profile
+// is written through a buffered file-descriptor sink; later events forward.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arena.h"
+#include "OutFile.h"
+#include "Process.h"
+#include "Runtime.h"
+#include "Symbolize.h"
+#include "Unwind.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <new>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+using namespace massif;
+using namespace massif::native;
+
+/// The instruction counter the pass will provide for --time-unit=i; absent
+/// (null) until then.
+extern "C" __attribute__((weak)) uint64_t __massif_instructions_total(void);
+
+namespace {
+
+constexpr size_t PathCap = 4096;
+
+// Zero-initialised storage: no constructors run for any of it.
+char StartCwd[PathCap];
+bool HaveStartCwd = false;
+uint32_t FileSequence = 0;
+ProcessArgs Args = {};
+
+/// Writes "massif: <Text>" for each line of Text to stderr.
+void printLines(const char *Prefix, const char *Text) {
+  const char *Line = Text;
+  while (true) {
+    const char *End = strchr(Line, '\n');
+    size_t Len = End ? (size_t)(End - Line) : strlen(Line);
+    char Buf[600];
+    if (Len >= sizeof(Buf))
+      Len = sizeof(Buf) - 1;
+    memcpy(Buf, Line, Len);
+    Buf[Len] = 0;
+    const char *Parts[] = {Prefix, Buf};
+    writeLine(2, Parts, 2);
+    if (!End)
+      break;
+    Line = End + 1;
+  }
+}
+
+uint64_t nowMs(void *) {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+}
+
+uint64_t nowInstructions(void *) { return __massif_instructions_total(); }
+
+bool writeToStdout(void *, const char *Data, size_t Len) {
+  return writeAll(1, Data, Len);
+}
+
+void onExit() { finishProfile(); }
+
+const char *getEnv(const char *Name) { return getenv(Name); }
+
+void beforeFork() {
+  TheModel.Lock.lock();
+  arenaBeforeFork();
+}
+
+void afterForkParent() {
+  arenaAfterForkParent();
+  TheModel.Lock.unlock();
+}
+
+void afterForkChild() {
+  // The child keeps the inherited profile; only the locks (whose holders
+  // may not exist here) and the per-process %n counter start afresh.
+  arenaResetAfterFork();
+  TheModel.Lock.reset();
+  FileSequence = 0;
+}
+
+/// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
+void parseOptionsOrExit(Options &O) {
+  const char *Text = getOptionsVariable();
+  if (!Text)
+    return;
+  OptionError E;
+  E.Text[0] = 0;
+  switch (parseOptionString(O, Text, arenaAllocator(), E)) {
+  case ParseResult::Ok:
+    return;
+  case ParseResult::Help:
+    writeHelp(Sink{writeToStdout, nullptr});
+    _exit(0);
+  case ParseResult::Error:
+    printLines("massif: ", E.Text);
+    printLines("massif: ", "Use --help for the list of options.");
+    _exit(1);
+  }
+}
+
+/// Chooses the clock for the time unit, falling back from instructions to
+/// milliseconds (with a warning) while no instruction counter exists.
+Clock chooseClock(Options &O) {
+  if (O.TimeUnit == TimeUnit::Instructions) {
+    if (__massif_instructions_total)
+      return Clock{nowInstructions, nullptr};
+    printLines("massif: ", "warning: --time-unit=i requires instruction "
+                           "counters (not available yet); using "
+                           "--time-unit=ms");
+    O.TimeUnit = TimeUnit::Milliseconds;
+  }
+  return Clock{nowMs, nullptr};
+}
+
+/// Sets up everything; returns the state to enter.
+RuntimeState initialise() {
+  const Allocator &A = arenaAllocator();
+  void *OptsMem = A.allocate(sizeof(Options));
+  void *DepotMem = A.allocate(sizeof(StackDepot));
+  void *ProfMem = A.allocate(sizeof(Profile));
+  if (!OptsMem || !DepotMem || !ProfMem)
+    return StateDisabled;
+  Options *O = new (OptsMem) Options();
+  parseOptionsOrExit(*O);
+  Clock C = chooseClock(*O);
+
+  HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
+  readProcessArgs(Args);
+
+  StackDepot *Depot = new (DepotMem) StackDepot();
+  Depot->init(A);
+  Profile *Prof = new (ProfMem) Profile();
+  if (!Prof->init(*O, A, *Depot, processSymbolizer(), C))
+    return StateDisabled;
+
+  uint64_t Frames = (uint64_t)O->Depth + 50;
+  TheModel.Opts = O;
+  TheModel.Depot = Depot;
+  TheModel.Prof = Prof;
+  TheModel.CaptureMax =
+      Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
+  TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
+  Prof->startup();
+
+  atexit(onExit);
+  pthread_atfork(beforeFork, afterForkParent, afterForkChild);
+  return StateActive;
+}
+
+/// Initialises the runtime once; other threads wait for the first.
+bool ensureInitialised() {
+  uint32_t S = __atomic_load_n(&TheState, __ATOMIC_ACQUIRE);
+  if (S == StateUninitialised) {
+    uint32_t Expected = StateUninitialised;
+    if (__atomic_compare_exchange_n(&TheState, &Expected, StateInitialising,
+                                    false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      RuntimeState Next = initialise();
+      __atomic_store_n(&TheState, (uint32_t)Next, __ATOMIC_RELEASE);
+      return Next == StateActive;
+    }
+    S = Expected;
+  }
+  while (S == StateInitialising) {
+    sched_yield();
+    S = __atomic_load_n(&TheState, __ATOMIC_ACQUIRE);
+  }
+  return S == StateActive;
+}
+
+/// Reports an output-file problem the way Massif does and ends the process
+/// with status 1, as Valgrind does for a bad --massif-out-file.
+[[noreturn]] void badOutFile(const char *Pattern, const char *Reason) {
+  const char *Parts[] = {"massif: Bad option: --massif-out-file=", Pattern};
+  writeLine(2, Parts, 2);
+  printLines("massif: ", Reason);
+  printLines("massif: ", "Use --help for the list of options.");
+  fflush(nullptr); // the program's buffered output, which _exit would drop
+  _exit(1);
+}
+
+void reportFileError(const char *What, const char *Path, int Errno) {
+  const char *Parts[] = {"massif: error: ", What, " output file '", Path,
+                         "': ", strerror(Errno)};
+  writeLine(2, Parts, 6);
+}
+
+/// Expands the output name and writes the profile. Model lock held.
+void writeProfileFile() {
+  const char *Pattern = TheModel.Opts->OutFile;
+  static char Path[PathCap];
+  char Reason[512];
+  NameContext C = {(uint64_t)getpid(), HaveStartCwd ? StartCwd : nullptr,
+                   &FileSequence, getEnv};
+  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason, sizeof(Reason)))
+    badOutFile(Pattern, Reason);
+
+  int Fd;
+  do
+    Fd = open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0) {
+    reportFileError("cannot open", Path, errno);
+    return;
+  }
+  constexpr size_t BufB = 64 * 1024;
+  char *Buf = (char *)arenaAllocate(BufB);
+  char Small[512];
+  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
+  RunInfo Run = {Args.Argv, Args.Argc};
+  bool Ok = TheModel.Prof->write(Out.sink(), Run) && Out.flush();
+  if (!Ok)
+    reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
+  close(Fd);
+  arenaDeallocate(Buf, BufB);
+}
+
+} // namespace
+
+bool native::prepareEvent(ThreadState &T) {
+  if (!ensureInitialised())
+    return false;
+  if (!T.StackKnown) {
+    T.StackHi = findStackHi();
+    T.StackKnown = true;
+  }
+  return true;
+}
+
+void native::finishProfile() {
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  if (ensureInitialised()) {
+    MutexLock L(TheModel.Lock);
+    if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+      __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
+      writeProfileFile();
+    }
+  }
+  T.InRuntime = Was;
+}
+
+// Runs before the program's own constructors (default priority), so a bad
+// MASSIF_OPTIONS stops the program before main even if nothing allocates.
+__attribute__((constructor(101))) static void massifConstructor(int Argc,
+                                                                char **Argv) {
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  noteConstructorArgs(Argc, Argv);
+  if (ensureInitialised() && Args.Argc == 0)
+    readProcessArgs(Args); // /proc was unreadable at an earlier start-up
+  T.InRuntime = Was;
+}

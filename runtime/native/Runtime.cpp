@@ -1,0 +1,107 @@
+//===- Runtime.cpp - Recording allocation events into the model -----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The part of every event after the real allocation: capture the stack and
+// intern it (no lock), then one short critical section around the model.
+// Frees are recorded before the memory goes back to glibc and reallocs are
+// performed inside the critical section, so an address is never live twice
+// in the model when threads race to reuse it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include "Unwind.h"
+
+#include <dlfcn.h>
+
+using namespace massif;
+using namespace massif::native;
+
+__thread ThreadState native::TheThread __attribute__((tls_model(
+    "initial-exec"))) = {false, false, 0, nullptr};
+
+uint32_t native::TheState = StateUninitialised;
+
+Model native::TheModel = {};
+
+// glibc's malloc_usable_size, which ours shadows; found on first use.
+static size_t (*LibcUsableSize)(void *) = nullptr;
+
+static size_t libcUsableSize(void *P) {
+  using UsableFn = size_t (*)(void *);
+  UsableFn Fn = __atomic_load_n(&LibcUsableSize, __ATOMIC_ACQUIRE);
+  if (!Fn) {
+    // dlsym may allocate: keep it away from the profile.
+    ThreadState &T = TheThread;
+    bool Was = T.InRuntime;
+    T.InRuntime = true;
+    Fn = (UsableFn)dlsym(RTLD_NEXT, "malloc_usable_size");
+    T.InRuntime = Was;
+    if (!Fn)
+      return 0;
+    __atomic_store_n(&LibcUsableSize, Fn, __ATOMIC_RELEASE);
+  }
+  return Fn(P);
+}
+
+static StackId captureAndIntern(ThreadState &T, const void *EntryFrame) {
+  uint64_t Pcs[MaxCapturedFrames];
+  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackHi};
+  uint32_t N = captureStack(Start, Pcs, TheModel.CaptureMax);
+  return TheModel.Depot->intern(Pcs, N);
+}
+
+static uint64_t slopOf(size_t ReqB, size_t AlignB) {
+  if (AlignB < TheModel.MallocAlignB)
+    AlignB = TheModel.MallocAlignB;
+  return modelSlopB(ReqB, AlignB);
+}
+
+static bool active() {
+  return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
+}
+
+void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
+                         const void *EntryFrame) {
+  StackId Stack = captureAndIntern(T, EntryFrame);
+  uint64_t SlopB = slopOf(ReqB, AlignB);
+  MutexLock L(TheModel.Lock);
+  if (active())
+    TheModel.Prof->onAlloc((uint64_t)P, ReqB, SlopB, Stack);
+}
+
+void native::recordFree(void *P) {
+  MutexLock L(TheModel.Lock);
+  if (active())
+    TheModel.Prof->onFree((uint64_t)P);
+}
+
+void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
+                               const void *EntryFrame) {
+  StackId Stack = captureAndIntern(T, EntryFrame);
+  uint64_t SlopB = slopOf(SizeB, 0);
+  MutexLock L(TheModel.Lock);
+  void *NewP = __libc_realloc(P, SizeB);
+  // On failure the old block is untouched, and so is the model.
+  if (NewP && active())
+    TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, SlopB,
+                             Stack);
+  return NewP;
+}
+
+size_t native::usableSize(void *P, bool Recorded) {
+  if (!P)
+    return 0;
+  size_t RealB = libcUsableSize(P);
+  uint64_t ReqB = 0, SlopB = 0;
+  bool Known = false;
+  if (Recorded) {
+    MutexLock L(TheModel.Lock);
+    Known = active() && TheModel.Prof->findBlock((uint64_t)P, ReqB, SlopB);
+  }
+  if (Known && ReqB + SlopB < RealB)
+    return (size_t)(ReqB + SlopB);
+  return RealB;
+}

@@ -1,0 +1,137 @@
+//===- Runtime.h - The native runtime's state and event protocol -*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Every allocation entry point (interposed malloc, __massif_* entry points)
+// follows one protocol:
+//
+//   ThreadState *T = beginEvent();      // null: forward to glibc and return
+//   ... the real allocation ...
+//   recordAlloc(*T, P, ReqB, AlignB, __builtin_frame_address(0));
+//   endEvent(*T);
+//
+// beginEvent sets the calling thread's recursion guard, so anything the
+// runtime itself allocates meanwhile (libdw, dlsym, pthread_getattr_np) goes
+// straight to glibc and never reaches the profile. The first event of the
+// process initialises the runtime; the first event of a thread finds its
+// stack bounds. The record* functions capture and intern the stack before
+// they take the one short lock around the model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_RUNTIME_H
+#define MASSIF_NATIVE_RUNTIME_H
+
+#include "Lock.h"
+#include "Options.h"
+#include "Profile.h"
+#include "StackDepot.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MASSIF_EXPORT __attribute__((visibility("default")))
+#define MASSIF_ALWAYS_INLINE inline __attribute__((always_inline))
+
+// glibc's own allocator, under names that the interposers cannot shadow.
+extern "C" {
+void *__libc_malloc(size_t SizeB);
+void __libc_free(void *P);
+void *__libc_calloc(size_t Count, size_t SizeB);
+void *__libc_realloc(void *P, size_t SizeB);
+void *__libc_memalign(size_t AlignB, size_t SizeB);
+void *__libc_valloc(size_t SizeB);
+void *__libc_pvalloc(size_t SizeB);
+}
+
+namespace massif {
+namespace native {
+
+/// Per-thread state, in initial-exec TLS (no allocation on first access).
+struct ThreadState {
+  bool InRuntime;          ///< recursion guard: forward everything to glibc
+  bool StackKnown;         ///< StackHi has been looked up
+  uintptr_t StackHi;       ///< one past the top of this thread's stack
+  const void *ResumeFrame; ///< see UnwindStart::ResumeFrame
+};
+
+extern __thread ThreadState TheThread
+    __attribute__((tls_model("initial-exec")));
+
+enum RuntimeState : uint32_t {
+  StateUninitialised, ///< no event seen yet
+  StateInitialising,  ///< one thread is setting up
+  StateActive,        ///< events are recorded
+  StateFinished,      ///< the profile was written; events forward
+  StateDisabled,      ///< initialisation failed; events forward
+};
+
+/// The process-wide state word, read on every event.
+extern uint32_t TheState;
+
+/// The model and what events need to feed it. Set up once by the first
+/// event; Lock serialises every call into Prof.
+struct Model {
+  Mutex Lock;
+  Options *Opts;
+  StackDepot *Depot;
+  Profile *Prof;
+  uint32_t CaptureMax; ///< frames to capture: --depth + 50, capped
+  uint64_t MallocAlignB; ///< --alignment, the alignment of plain malloc
+};
+
+extern Model TheModel;
+
+/// Slow half of beginEvent: initialises the runtime and this thread.
+/// Returns false when the event must be forwarded.
+bool prepareEvent(ThreadState &T);
+
+/// Starts an event; returns null when it must only be forwarded to glibc
+/// (the runtime is busy on this thread, finished, or disabled).
+MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
+  ThreadState &T = TheThread;
+  if (T.InRuntime)
+    return nullptr;
+  T.InRuntime = true;
+  if (__builtin_expect(__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) !=
+                               StateActive ||
+                           !T.StackKnown,
+                       0) &&
+      !prepareEvent(T)) {
+    T.InRuntime = false;
+    return nullptr;
+  }
+  return &T;
+}
+
+MASSIF_ALWAYS_INLINE void endEvent(ThreadState &T) { T.InRuntime = false; }
+
+/// Records a new block of ReqB bytes at P (non-null) aligned to AlignB (0 for
+/// malloc's alignment), charged to the stack above EntryFrame.
+void recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
+                 const void *EntryFrame);
+
+/// Records the release of P (non-null). Call before the memory is released,
+/// so that no other thread can be handed P before the model forgets it.
+void recordFree(void *P);
+
+/// Performs realloc(P, SizeB) for non-null P and non-zero SizeB and records
+/// it, under the model lock so that the old address cannot be reused by
+/// another thread before the model has moved the block.
+void *reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
+                       const void *EntryFrame);
+
+/// malloc_usable_size for P: what glibc reports, but, when Recorded (the
+/// caller began an event), no more than the requested plus modelled slop
+/// bytes of a block the profile knows, like Massif, yet never more than
+/// is really usable.
+size_t usableSize(void *P, bool Recorded);
+
+/// Writes the profile now and stops recording (normal exit). Safe to call
+/// more than once; only the first call writes.
+void finishProfile();
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_RUNTIME_H

@@ -1,0 +1,342 @@
+//===- Symbolize.cpp - libdwfl-backed Symbolizer with a per-address cache -===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Describing one address with libdwfl costs up to a fraction of a
+// millisecond, so each address is described once and its frames kept in an
+// open-addressing table keyed by address. The Dwfl session reports this
+// process's mappings on first use and again whenever an address falls
+// outside every known module (a library dlopen'ed later).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Symbolize.h"
+
+#include "Arena.h"
+
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+using namespace massif;
+using namespace massif::native;
+
+namespace {
+
+/// The frames of one address, innermost first.
+struct CacheEntry {
+  uint64_t Pc;
+  uint32_t NumFrames;
+  FrameInfo *Frames;
+};
+
+/// Frames of an inline chain kept per address; deeper chains are cut at
+/// their outermost levels' expense (the real function is always kept).
+constexpr uint32_t MaxInlineFrames = 32;
+
+struct SymbolizerState {
+  Dwfl *Session = nullptr;
+  bool SessionFailed = false;
+  CacheEntry **Table = nullptr; // open addressing, power-of-two capacity
+  uint32_t Capacity = 0;
+  uint32_t Count = 0;
+};
+
+SymbolizerState State;
+
+const Dwfl_Callbacks Callbacks = {
+    dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+
+uint32_t hashPc(uint64_t Pc) {
+  Pc ^= Pc >> 33;
+  Pc *= 0xff51afd7ed558ccdULL;
+  Pc ^= Pc >> 33;
+  return (uint32_t)Pc;
+}
+
+bool reportModules(bool Initial) {
+  if (Initial)
+    dwfl_report_begin(State.Session);
+  else
+    dwfl_report_begin_add(State.Session);
+  int Err = dwfl_linux_proc_report(State.Session, getpid());
+  dwfl_report_end(State.Session, nullptr, nullptr);
+  return Err == 0;
+}
+
+bool ensureSession() {
+  if (State.Session)
+    return true;
+  if (State.SessionFailed)
+    return false;
+  State.Session = dwfl_begin(&Callbacks);
+  if (!State.Session || !reportModules(true)) {
+    State.SessionFailed = true;
+    return false;
+  }
+  return true;
+}
+
+const char *baseName(const char *Path) {
+  if (!Path)
+    return nullptr;
+  const char *Slash = strrchr(Path, '/');
+  return Slash ? Slash + 1 : Path;
+}
+
+const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
+
+/// The source file of a DW_AT_call_file index in the CU of Cu.
+const char *callFile(Dwarf_Die *Cu, Dwarf_Die *Inlined) {
+  Dwarf_Attribute Attr;
+  Dwarf_Word Index;
+  if (dwarf_formudata(dwarf_attr(Inlined, DW_AT_call_file, &Attr), &Index) != 0)
+    return nullptr;
+  Dwarf_Files *Files;
+  size_t NumFiles;
+  if (dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0)
+    return nullptr;
+  return dwarf_filesrc(Files, Index, nullptr, nullptr);
+}
+
+uint32_t callLine(Dwarf_Die *Inlined) {
+  Dwarf_Attribute Attr;
+  Dwarf_Word Line;
+  if (dwarf_formudata(dwarf_attr(Inlined, DW_AT_call_line, &Attr), &Line) != 0)
+    return 0;
+  return (uint32_t)Line;
+}
+
+/// Orders two names of one address the way Valgrind does: the shorter name
+/// not counting a version suffix, then the versioned one, then the
+/// alphabetically first. So strndup beats __strndup and
+/// _IO_file_xsputn@@GLIBC_2.2.5 beats _IO_new_file_xsputn.
+bool preferName(const char *A, const char *B) {
+  const char *VerA = strchr(A, '@'), *VerB = strchr(B, '@');
+  size_t LenA = VerA ? (size_t)(VerA - A) : strlen(A);
+  size_t LenB = VerB ? (size_t)(VerB - B) : strlen(B);
+  if (LenA != LenB)
+    return LenA < LenB;
+  if (!VerA != !VerB)
+    return VerA != nullptr;
+  return strcmp(A, B) < 0;
+}
+
+/// The ELF symbol naming the function at Pc, chosen among aliases of the
+/// same address and size like Valgrind does.
+const char *functionSymbol(Dwfl_Module *Mod, uint64_t Pc) {
+  GElf_Off Offset;
+  GElf_Sym Sym;
+  const char *Best = dwfl_module_addrinfo(Mod, Pc, &Offset, &Sym, nullptr,
+                                          nullptr, nullptr);
+  if (!Best)
+    return nullptr;
+  GElf_Addr Start = Pc - Offset;
+  int NumSyms = dwfl_module_getsymtab(Mod);
+  for (int I = 1; I < NumSyms; ++I) {
+    GElf_Sym Other;
+    GElf_Addr Addr;
+    const char *Name = dwfl_module_getsym_info(Mod, I, &Other, &Addr, nullptr,
+                                               nullptr, nullptr);
+    if (Name && *Name && Addr == Start && Other.st_size == Sym.st_size &&
+        preferName(Name, Best))
+      Best = Name;
+  }
+  return Best;
+}
+
+/// The compile unit containing Pc. libdw finds it through .debug_aranges,
+/// which clang does not emit by default; without them every unit's ranges
+/// are searched.
+Dwarf_Die *findCu(Dwfl_Module *Mod, uint64_t Pc, Dwarf_Die &CuMem,
+                  Dwarf_Addr &Bias) {
+  if (Dwarf_Die *Cu = dwfl_module_addrdie(Mod, Pc, &Bias))
+    return Cu;
+  Dwarf *Dw = dwfl_module_getdwarf(Mod, &Bias);
+  if (!Dw)
+    return nullptr;
+  Dwarf_Off Off = 0, Next;
+  size_t HeaderB;
+  while (dwarf_nextcu(Dw, Off, &Next, &HeaderB, nullptr, nullptr, nullptr) ==
+         0) {
+    if (dwarf_offdie(Dw, Off + HeaderB, &CuMem) &&
+        dwarf_haspc(&CuMem, Pc - Bias) > 0)
+      return &CuMem;
+    Off = Next;
+  }
+  return nullptr;
+}
+
+/// Fills Out (capacity MaxInlineFrames) with the frames of Pc.
+uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
+  Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+  if (!ensureSession())
+    return 1;
+  Dwfl_Module *Mod = dwfl_addrmodule(State.Session, Pc);
+  if (!Mod && reportModules(false))
+    Mod = dwfl_addrmodule(State.Session, Pc);
+  if (!Mod)
+    return 1;
+
+  const char *ModName =
+      dwfl_module_info(Mod, nullptr, nullptr, nullptr, nullptr, nullptr,
+                       nullptr, nullptr);
+  const char *Object = copyName(ModName);
+  const char *SymName = functionSymbol(Mod, Pc);
+  const char *RealName = SymName ? demangle(SymName) : nullptr;
+
+  Dwarf_Addr Bias = 0;
+  Dwarf_Die CuMem;
+  Dwarf_Die *Cu = findCu(Mod, Pc, CuMem, Bias);
+
+  // The innermost file:line comes from the line table.
+  const char *File = nullptr;
+  uint32_t Line = 0;
+  if (Dwarf_Line *L = Cu ? dwarf_getsrc_die(Cu, Pc - Bias) : nullptr) {
+    int LineNo = 0;
+    const char *Src = dwarf_linesrc(L, nullptr, nullptr);
+    if (Src && dwarf_lineno(L, &LineNo) == 0 && LineNo > 0) {
+      File = copyName(baseName(Src));
+      Line = (uint32_t)LineNo;
+    }
+  }
+
+  uint32_t N = 0;
+  Dwarf_Die *Scopes = nullptr;
+  int NumScopes = Cu ? dwarf_getscopes(Cu, Pc - Bias, &Scopes) : 0;
+  const char *DwarfName = nullptr; // of the out-of-line function
+  for (int I = 0; I < NumScopes && N + 1 < MaxInlineFrames; ++I) {
+    int Tag = dwarf_tag(&Scopes[I]);
+    if (Tag == DW_TAG_subprogram) {
+      DwarfName = dwarf_diename(&Scopes[I]);
+      break;
+    }
+    if (Tag != DW_TAG_inlined_subroutine)
+      continue;
+    // Each inlined level is named by its DWARF name and placed at the
+    // position inside it (for the innermost, the line table's; for the
+    // others, where they call the next inner level).
+    Out[N++] = FrameInfo{copyName(dwarf_diename(&Scopes[I])), File, Line,
+                         Object};
+    const char *CallFile = callFile(Cu, &Scopes[I]);
+    File = CallFile ? copyName(baseName(CallFile)) : nullptr;
+    Line = File ? callLine(&Scopes[I]) : 0;
+  }
+  // The out-of-line function, by its ELF symbol like Valgrind; its DWARF
+  // name when the symbol table has none.
+  const char *Function = RealName ? RealName : copyName(DwarfName);
+  free(Scopes); // from libdw's malloc; the guard routes it to glibc
+  Out[N++] = FrameInfo{Function, File, Line, Object};
+  return N;
+}
+
+bool growTable() {
+  uint32_t NewCapacity = State.Capacity ? State.Capacity * 2 : 1024;
+  CacheEntry **NewTable =
+      (CacheEntry **)arenaAllocate(NewCapacity * sizeof(CacheEntry *));
+  if (!NewTable)
+    return false;
+  for (uint32_t I = 0; I < State.Capacity; ++I) {
+    CacheEntry *E = State.Table[I];
+    if (!E)
+      continue;
+    uint32_t Slot = hashPc(E->Pc) & (NewCapacity - 1);
+    while (NewTable[Slot])
+      Slot = (Slot + 1) & (NewCapacity - 1);
+    NewTable[Slot] = E;
+  }
+  arenaDeallocate(State.Table, State.Capacity * sizeof(CacheEntry *));
+  State.Table = NewTable;
+  State.Capacity = NewCapacity;
+  return true;
+}
+
+uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
+  if (Max == 0)
+    return 0;
+  if ((State.Count + 1) * 2 > State.Capacity && !growTable()) {
+    Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    return 1;
+  }
+  uint32_t Mask = State.Capacity - 1;
+  uint32_t Slot = hashPc(Pc) & Mask;
+  while (State.Table[Slot] && State.Table[Slot]->Pc != Pc)
+    Slot = (Slot + 1) & Mask;
+  CacheEntry *E = State.Table[Slot];
+  if (!E) {
+    FrameInfo Frames[MaxInlineFrames];
+    uint32_t N = describeUncached(Pc, Frames);
+    E = (CacheEntry *)arenaAllocate(sizeof(CacheEntry));
+    FrameInfo *Copy = (FrameInfo *)arenaAllocate(N * sizeof(FrameInfo));
+    if (!E || !Copy) {
+      Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+      return 1;
+    }
+    memcpy(Copy, Frames, N * sizeof(FrameInfo));
+    *E = CacheEntry{Pc, N, Copy};
+    State.Table[Slot] = E;
+    ++State.Count;
+  }
+  // Keep the innermost frames and always the out-of-line one, last.
+  uint32_t N = E->NumFrames < Max ? E->NumFrames : Max;
+  memcpy(Out, E->Frames, (N - 1) * sizeof(FrameInfo));
+  Out[N - 1] = E->Frames[E->NumFrames - 1];
+  return N;
+}
+
+const Symbolizer TheSymbolizer = {describe, nullptr};
+
+using DemangleFn = char *(*)(const char *, char *, size_t *, int *);
+
+DemangleFn findDemangler() {
+  static DemangleFn Fn = nullptr;
+  static bool Searched = false;
+  if (Searched)
+    return Fn;
+  Searched = true;
+  Fn = (DemangleFn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  if (!Fn) {
+    // A C program does not link libstdc++; borrow it only for demangling.
+    if (void *Lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL))
+      Fn = (DemangleFn)dlsym(Lib, "__cxa_demangle");
+  }
+  return Fn;
+}
+
+} // namespace
+
+const char *native::demangle(const char *Name) {
+  if (Name[0] != '_' || Name[1] != 'Z')
+    return copyName(Name);
+  DemangleFn Fn = findDemangler();
+  if (!Fn)
+    return copyName(Name);
+  // A versioned symbol ("_ZN...@@GLIBCXX_3.4") is demangled without its
+  // version, which is then put back.
+  const char *At = strchr(Name, '@');
+  size_t MangledB = At ? (size_t)(At - Name) : strlen(Name);
+  char *Mangled = arenaStrdup(Name, MangledB);
+  if (!Mangled)
+    return Name;
+  int Status = -1;
+  char *Plain = Fn(Mangled, nullptr, nullptr, &Status);
+  arenaDeallocate(Mangled, MangledB + 1);
+  if (Status != 0 || !Plain)
+    return copyName(Name);
+  size_t PlainB = strlen(Plain);
+  size_t SuffixB = At ? strlen(At) : 0;
+  char *Result = (char *)arenaAllocate(PlainB + SuffixB + 1);
+  if (Result) {
+    memcpy(Result, Plain, PlainB);
+    if (At)
+      memcpy(Result + PlainB, At, SuffixB);
+  }
+  free(Plain); // from __cxa_demangle's malloc; the guard routes it to glibc
+  return Result ? Result : Name;
+}
+
+const Symbolizer &native::processSymbolizer() { return TheSymbolizer; }

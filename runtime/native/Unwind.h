@@ -1,0 +1,63 @@
+//===- Unwind.h - Capturing the call stack of an allocation -----*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Stack capture starts at the frame of the runtime function the program
+// called (an interposed malloc or a __massif_* entry point) and yields code
+// addresses innermost first, each a return address minus 1, exactly the
+// addresses Massif prints. Today the only unwinder is the frame-pointer walk,
+// which is exact through instrumented code (built with frame pointers) and
+// stops cleanly at the first frame that does not look like one. captureStack
+// is the seam where a DWARF unwinder (libunwind) will take over for
+// uninstrumented frames.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_UNWIND_H
+#define MASSIF_NATIVE_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace massif {
+namespace native {
+
+/// The most frames any capture returns: Massif's --depth maximum (200) plus
+/// the 50 extra frames it unwinds.
+constexpr uint32_t MaxCapturedFrames = 250;
+
+/// Where a capture starts.
+struct UnwindStart {
+  /// __builtin_frame_address(0) of the runtime function the program called.
+  const void *EntryFrame;
+  /// When an entry point called an uninstrumented library function that
+  /// called back into the interposed malloc (__massif_strdup -> strdup ->
+  /// malloc), the entry point's frame: after the first frame (the return
+  /// address into the library function) the walk resumes here, skipping the
+  /// library's frames, which may lack frame pointers. Null otherwise.
+  const void *ResumeFrame;
+  /// One past the highest address of the current thread's stack; frame
+  /// pointers at or above it end the walk.
+  uintptr_t StackHi;
+};
+
+/// Follows saved frame pointers from Fp, storing return address minus 1 of
+/// each frame into Pcs[0..Max). A frame pointer that is misaligned, not
+/// strictly above the previous one or not below StackHi ends the walk, so
+/// garbage left in the frame-pointer register by code built without frame
+/// pointers never causes a fault. Returns the number of frames stored.
+uint32_t walkFramePointers(const void *Fp, uintptr_t StackHi, uint64_t *Pcs,
+                           uint32_t Max);
+
+/// Captures the stack described by Start into Pcs[0..Max).
+uint32_t captureStack(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max);
+
+/// One past the highest address of the calling thread's stack, or 0 when it
+/// cannot be found. May allocate (pthread_getattr_np): call it with the
+/// recursion guard set, once per thread.
+uintptr_t findStackHi();
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_UNWIND_H
