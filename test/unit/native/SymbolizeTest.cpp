@@ -1,0 +1,114 @@
+//===- SymbolizeTest.cpp - libdwfl symbolization of this test binary ------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The test binary is built with -O0 -g -gdwarf-4; an always_inline function
+// still yields an inlined-subroutine entry, which the symbolizer must expand
+// into a frame of its own, named by its DWARF name and placed at the call
+// line inside it, followed by the enclosing function at the inlined call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Symbolize.h"
+
+#include <gtest/gtest.h>
+
+#include <string.h>
+
+using namespace massif;
+using namespace massif::native;
+
+namespace {
+
+__attribute__((noinline)) uintptr_t returnAddress() {
+  return (uintptr_t)__builtin_return_address(0);
+}
+
+uint32_t InlinedCallLine;
+
+__attribute__((always_inline)) inline uintptr_t inlinedHelper() {
+  InlinedCallLine = __LINE__ + 1;
+  return returnAddress();
+}
+
+uint32_t describe(uintptr_t Pc, FrameInfo *Out, uint32_t Max) {
+  const Symbolizer &S = processSymbolizer();
+  return S.Describe(S.Ctx, Pc, Out, Max);
+}
+
+TEST(SymbolizeTest, CallSiteGivesFunctionFileAndLine) {
+  uint32_t Line = __LINE__ + 1;
+  uintptr_t Ret = returnAddress();
+  FrameInfo F[8];
+  uint32_t N = describe(Ret - 1, F, 8);
+  ASSERT_EQ(N, 1u);
+  ASSERT_NE(F[0].Function, nullptr);
+  EXPECT_STREQ(F[0].Function,
+               "(anonymous namespace)::SymbolizeTest_"
+               "CallSiteGivesFunctionFileAndLine_Test::TestBody()");
+  ASSERT_NE(F[0].File, nullptr);
+  EXPECT_STREQ(F[0].File, "SymbolizeTest.cpp");
+  EXPECT_EQ(F[0].Line, Line);
+  ASSERT_NE(F[0].Object, nullptr);
+  EXPECT_NE(strstr(F[0].Object, "native-unit-tests"), nullptr) << F[0].Object;
+}
+
+TEST(SymbolizeTest, InlinedCallGivesOneFramePerLevel) {
+  uint32_t Line = __LINE__ + 1;
+  uintptr_t Ret = inlinedHelper();
+  FrameInfo F[8];
+  uint32_t N = describe(Ret - 1, F, 8);
+  ASSERT_EQ(N, 2u);
+  ASSERT_NE(F[0].Function, nullptr);
+  EXPECT_STREQ(F[0].Function, "inlinedHelper");
+  EXPECT_EQ(F[0].Line, InlinedCallLine);
+  EXPECT_STREQ(F[1].Function,
+               "(anonymous namespace)::SymbolizeTest_"
+               "InlinedCallGivesOneFramePerLevel_Test::TestBody()");
+  EXPECT_STREQ(F[1].File, "SymbolizeTest.cpp");
+  EXPECT_EQ(F[1].Line, Line);
+  // Max cuts inner levels but always keeps the out-of-line function.
+  FrameInfo One;
+  ASSERT_EQ(describe(Ret - 1, &One, 1), 1u);
+  EXPECT_STREQ(One.Function, F[1].Function);
+}
+
+TEST(SymbolizeTest, CachedAnswersAreStable) {
+  uintptr_t Ret = returnAddress();
+  FrameInfo A, B;
+  describe(Ret - 1, &A, 1);
+  describe(Ret - 1, &B, 1);
+  EXPECT_EQ(A.Function, B.Function);
+  EXPECT_EQ(A.Line, B.Line);
+}
+
+TEST(SymbolizeTest, LibraryFunctionsAreNamedByTheirPreferredSymbol) {
+  // strndup's ELF aliases include __strndup; Valgrind shows the shorter.
+  FrameInfo F[8];
+  uint32_t N = describe((uintptr_t)&strndup + 1, F, 8);
+  ASSERT_GE(N, 1u);
+  ASSERT_NE(F[N - 1].Function, nullptr);
+  EXPECT_STREQ(F[N - 1].Function, "strndup");
+  ASSERT_NE(F[N - 1].Object, nullptr);
+  EXPECT_NE(strstr(F[N - 1].Object, "libc.so"), nullptr);
+}
+
+TEST(SymbolizeTest, UnmappedAddressIsUnknown) {
+  FrameInfo F[2];
+  ASSERT_EQ(describe(0x10, F, 2), 1u);
+  EXPECT_EQ(F[0].Function, nullptr);
+  EXPECT_EQ(F[0].File, nullptr);
+  EXPECT_EQ(F[0].Object, nullptr);
+}
+
+TEST(SymbolizeTest, DemanglesItaniumNamesAndKeepsVersions) {
+  EXPECT_STREQ(demangle("_Znwm"), "operator new(unsigned long)");
+  EXPECT_STREQ(demangle("_ZnwmRKSt9nothrow_t"),
+               "operator new(unsigned long, std::nothrow_t const&)");
+  EXPECT_STREQ(demangle("main"), "main");
+  EXPECT_STREQ(demangle("_ZNSt8ios_base4InitC1Ev@@GLIBCXX_3.4"),
+               "std::ios_base::Init::Init()@@GLIBCXX_3.4");
+  EXPECT_STREQ(demangle("_Znot_mangled"), "_Znot_mangled");
+}
+
+} // namespace
