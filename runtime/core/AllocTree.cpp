@@ -1,0 +1,76 @@
+//===- AllocTree.cpp - Bytes per call stack: the allocation tree ----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The slow path of entry lookup: a stack seen for the first time gets the
+// next entry index; the arrays double when full.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AllocTree.h"
+#include "Memory.h"
+
+namespace massif {
+
+bool AllocTree::init(const Allocator &Alloc) {
+  A = Alloc;
+  EntryCap = 1024;
+  Values = allocArray<uint64_t>(A, EntryCap);
+  Class = allocArray<uint32_t>(A, EntryCap);
+  Stacks = allocArray<StackId>(A, EntryCap);
+  StackCap = 1024;
+  EntryOf = allocArray<uint32_t>(A, StackCap);
+  if (!Values || !Class || !Stacks || !EntryOf)
+    return false;
+  Class[NoEntry] = entry_class::Ignored;
+  NumEntries = 2;
+  return true;
+}
+
+bool AllocTree::growEntries() {
+  // All three arrays or none, so they always share one capacity.
+  size_t Want = EntryCap * 2;
+  uint64_t *V = allocArray<uint64_t>(A, Want);
+  uint32_t *C = allocArray<uint32_t>(A, Want);
+  StackId *S = allocArray<StackId>(A, Want);
+  if (!V || !C || !S) {
+    freeArray(A, V, V ? Want : 0);
+    freeArray(A, C, C ? Want : 0);
+    freeArray(A, S, S ? Want : 0);
+    return false;
+  }
+  memcpy(V, Values, NumEntries * sizeof(*V));
+  memcpy(C, Class, NumEntries * sizeof(*C));
+  memcpy(S, Stacks, NumEntries * sizeof(*S));
+  freeArray(A, Values, EntryCap);
+  freeArray(A, Class, EntryCap);
+  freeArray(A, Stacks, EntryCap);
+  Values = V;
+  Class = C;
+  Stacks = S;
+  EntryCap = Want;
+  return true;
+}
+
+uint32_t AllocTree::create(StackId Stack, bool &Created) {
+  if (Stack >= StackCap) {
+    size_t Cap = StackCap;
+    size_t Want = Cap;
+    while (Want <= Stack)
+      Want *= 2;
+    if (!growArray(A, EntryOf, Cap, Cap, Want))
+      return 0;
+    StackCap = Cap;
+  }
+  if (NumEntries == EntryCap && !growEntries())
+    return 0;
+  uint32_t E = NumEntries++;
+  Values[E] = 0;
+  Class[E] = entry_class::Unclassified;
+  Stacks[E] = Stack;
+  EntryOf[Stack] = E;
+  Created = true;
+  return E;
+}
+
+} // namespace massif

@@ -1,0 +1,530 @@
+//===- Options.cpp - Massif's options: parsing, help, printing ------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Every option row of Options.def becomes one matcher here, so the parser,
+// the help text and the documentation cannot disagree. Values follow
+// Valgrind's own rules (m_options.h): booleans are exactly yes/no; integers
+// are decimal with an optional sign and leading blanks, nothing may follow,
+// an empty value is 0 and then range-checked; decimals use Valgrind's own
+// parser (digits accumulated in a double, fraction digits weighted 0.1,
+// 0.01, ... by repeated division; no exponent). Error text is Massif's
+// reason, completed with what the option accepts when the reason does not
+// already say so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+#include "Memory.h"
+
+#include <string.h>
+
+namespace massif {
+namespace {
+
+/// Appends text to a fixed buffer, truncating silently.
+class FixedText {
+public:
+  FixedText(char *Buf, size_t Cap) : Buf(Buf), Cap(Cap) { Buf[0] = 0; }
+  FixedText &add(const char *S) { return add(S, strlen(S)); }
+  FixedText &add(const char *S, size_t N) {
+    for (size_t I = 0; I < N && Len + 1 < Cap; ++I)
+      Buf[Len++] = S[I];
+    Buf[Len] = 0;
+    return *this;
+  }
+  FixedText &addInt(int64_t V) {
+    char Tmp[24];
+    size_t N = 0;
+    uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+    do {
+      Tmp[N++] = char('0' + U % 10);
+      U /= 10;
+    } while (U);
+    if (V < 0)
+      add("-");
+    while (N)
+      add(&Tmp[--N], 1);
+    return *this;
+  }
+  size_t size() const { return Len; }
+
+private:
+  char *Buf;
+  size_t Cap;
+  size_t Len = 0;
+};
+
+bool isValgrindSpace(char C) {
+  return C == ' ' || C == '\n' || C == '\t' || C == '\v' || C == '\f' ||
+         C == '\r';
+}
+
+/// Valgrind's VG_(strtoll10): leading blanks, optional sign, decimal
+/// digits. End points at the first unconverted character (at S itself when
+/// no digit was converted).
+int64_t parseValgrindInt(const char *S, const char *&End) {
+  const char *P = S;
+  while (isValgrindSpace(*P))
+    ++P;
+  bool Neg = false;
+  if (*P == '-') {
+    Neg = true;
+    ++P;
+  } else if (*P == '+') {
+    ++P;
+  }
+  bool Converted = false;
+  uint64_t N = 0; // wraps like Valgrind's Long on overflow
+  while (*P >= '0' && *P <= '9') {
+    N = N * 10 + uint64_t(*P - '0');
+    Converted = true;
+    ++P;
+  }
+  End = Converted ? P : S;
+  return int64_t(Neg ? 0 - N : N);
+}
+
+/// Valgrind's VG_(strtod). See §6.3 of the spec: no exponent, fraction
+/// digits weighted by a repeatedly divided x = 0.1.
+double parseValgrindDouble(const char *S, const char *&End) {
+  const char *P = S;
+  while (isValgrindSpace(*P))
+    ++P;
+  bool Neg = false;
+  if (*P == '-') {
+    Neg = true;
+    ++P;
+  } else if (*P == '+') {
+    ++P;
+  }
+  double N = 0, Frac = 0, X = 0.1;
+  while (*P >= '0' && *P <= '9') {
+    N = 10 * N + (*P - '0');
+    ++P;
+  }
+  if (*P == '.') {
+    ++P;
+    while (*P >= '0' && *P <= '9') {
+      Frac += X * (*P - '0');
+      X /= 10;
+      ++P;
+    }
+  }
+  N += Frac;
+  End = P;
+  return Neg ? -N : N;
+}
+
+/// The value part of Arg if Arg is "--<Name>=...", else nullptr.
+const char *valueOf(const char *Arg, const char *Name) {
+  if (Arg[0] != '-' || Arg[1] != '-')
+    return nullptr;
+  size_t N = strlen(Name);
+  if (strncmp(Arg + 2, Name, N) != 0 || Arg[2 + N] != '=')
+    return nullptr;
+  return Arg + 3 + N;
+}
+
+/// Starts an error: "Bad option: <Arg>" and a newline.
+FixedText badOption(OptionError &E, const char *Arg) {
+  FixedText T(E.Text, sizeof(E.Text));
+  T.add("Bad option: ").add(Arg).add("\n");
+  return T;
+}
+
+/// Makes room for one more item.
+bool reserveOne(StringList &L, const Allocator &A) {
+  if (L.Count < L.Capacity)
+    return true;
+  size_t Cap = L.Capacity;
+  if (!growArray(A, L.Items, L.Count, Cap, Cap ? Cap * 2 : 8))
+    return false;
+  L.Capacity = uint32_t(Cap);
+  return true;
+}
+
+bool appendItem(StringList &L, const char *S, const Allocator &A) {
+  if (!reserveOne(L, A))
+    return false;
+  L.Items[L.Count++] = S;
+  return true;
+}
+
+/// "i|ms|B" -> "i, ms or B".
+void addChoices(FixedText &T, const char *Choices) {
+  size_t Bars = 0;
+  for (const char *C = Choices; *C; ++C)
+    Bars += *C == '|';
+  size_t Seen = 0;
+  for (const char *C = Choices; *C; ++C) {
+    if (*C != '|') {
+      T.add(C, 1);
+      continue;
+    }
+    ++Seen;
+    T.add(Seen == Bars ? " or " : ", ");
+  }
+}
+
+/// Prints a default like Valgrind's help: 1.0, 0.5, 100.0.
+size_t formatDefaultDouble(double V, char *Buf) {
+  size_t N = formatValgrindFixed2(V, Buf);
+  if (N >= 2 && Buf[N - 1] == '0')
+    Buf[--N] = 0;
+  return N;
+}
+
+void addDouble(FixedText &T, double V) {
+  char Buf[32];
+  formatDefaultDouble(V, Buf);
+  T.add(Buf);
+}
+
+enum class Step : uint8_t { NoMatch, Ok, Error };
+
+Step parseBool(const char *Arg, const char *V, bool &Out, OptionError &E) {
+  if (strcmp(V, "yes") == 0) {
+    Out = true;
+    return Step::Ok;
+  }
+  if (strcmp(V, "no") == 0) {
+    Out = false;
+    return Step::Ok;
+  }
+  badOption(E, Arg)
+      .add("Invalid boolean value '")
+      .add(V)
+      .add("' (should be 'yes' or 'no')");
+  return Step::Error;
+}
+
+Step parseInt(const char *Arg, const char *Name, const char *V, int64_t Min,
+              int64_t Max, int64_t &Out, OptionError &E) {
+  const char *End;
+  int64_t N = parseValgrindInt(V, End);
+  if (*End) {
+    badOption(E, Arg)
+        .add("Invalid integer value '")
+        .add(V)
+        .add("'; --")
+        .add(Name)
+        .add(" accepts an integer from ")
+        .addInt(Min)
+        .add(" to ")
+        .addInt(Max);
+    return Step::Error;
+  }
+  if (N < Min || N > Max) {
+    badOption(E, Arg)
+        .add("'--")
+        .add(Name)
+        .add("' argument must be between ")
+        .addInt(Min)
+        .add(" and ")
+        .addInt(Max);
+    return Step::Error;
+  }
+  Out = N;
+  return Step::Ok;
+}
+
+/// --alignment is an allocator option of Valgrind's core, with its own
+/// message for every out-of-range or non-power-of-2 value.
+Step parseAlignment(const char *Arg, const char *V, int64_t Min, int64_t Max,
+                    int64_t &Out, OptionError &E) {
+  const char *End;
+  int64_t N = parseValgrindInt(V, End);
+  if (*End) {
+    badOption(E, Arg)
+        .add("Invalid integer value '")
+        .add(V)
+        .add("'; --alignment accepts a power of 2 from ")
+        .addInt(Min)
+        .add(" to ")
+        .addInt(Max);
+    return Step::Error;
+  }
+  if (N < Min || N > Max || (N & (N - 1)) != 0) {
+    badOption(E, Arg)
+        .add("Alignment must be a power of 2 in the range ")
+        .addInt(Min)
+        .add("..")
+        .addInt(Max)
+        .add(".");
+    return Step::Error;
+  }
+  Out = N;
+  return Step::Ok;
+}
+
+Step parseDouble(const char *Arg, const char *Name, const char *V, double Min,
+                 double Max, bool Checked, double &Out, OptionError &E) {
+  const char *End;
+  double D = parseValgrindDouble(V, End);
+  if (*End) {
+    FixedText T = badOption(E, Arg);
+    T.add("Invalid floating point value '").add(V).add("'; --").add(Name);
+    if (Checked) {
+      T.add(" accepts a decimal number from ");
+      addDouble(T, Min);
+      T.add(" to ");
+      addDouble(T, Max);
+    } else {
+      T.add(" accepts a decimal number");
+    }
+    T.add(" (digits with an optional fraction, no exponent)");
+    return Step::Error;
+  }
+  if (Checked && (D < Min || D > Max)) {
+    FixedText T = badOption(E, Arg);
+    T.add("--").add(Name).add(" must be between ");
+    addDouble(T, Min);
+    T.add(" and ");
+    addDouble(T, Max);
+    return Step::Error;
+  }
+  Out = D;
+  return Step::Ok;
+}
+
+Step parseTimeUnit(const char *Arg, const char *Name, const char *V,
+                   const char *Choices, TimeUnit &Out, OptionError &E) {
+  if (strcmp(V, "i") == 0)
+    Out = TimeUnit::Instructions;
+  else if (strcmp(V, "ms") == 0)
+    Out = TimeUnit::Milliseconds;
+  else if (strcmp(V, "B") == 0)
+    Out = TimeUnit::Bytes;
+  else {
+    FixedText T = badOption(E, Arg);
+    T.add("--").add(Name).add(" accepts ");
+    addChoices(T, Choices);
+    return Step::Error;
+  }
+  return Step::Ok;
+}
+
+Step outOfMemory(const char *Arg, OptionError &E) {
+  badOption(E, Arg).add("out of memory while recording the option");
+  return Step::Error;
+}
+
+/// Matches Arg against every row; string values point into Copy, the
+/// argument's own long-lived copy.
+Step applyRow(Options &O, const char *Arg, const char *Copy,
+              const Allocator &A, OptionError &E) {
+  const char *V;
+  (void)Copy;
+  (void)A;
+#define MASSIF_BOOL(Name, Field, Default, Help)                                \
+  if ((V = valueOf(Arg, Name)))                                                \
+    return parseBool(Arg, V, O.Field, E);
+#define MASSIF_INT(Name, Field, Default, Min, Max, Help)                       \
+  if ((V = valueOf(Arg, Name))) {                                              \
+    if (strcmp(Name, "alignment") == 0)                                        \
+      return parseAlignment(Arg, V, Min, Max, O.Field, E);                     \
+    return parseInt(Arg, Name, V, Min, Max, O.Field, E);                       \
+  }
+#define MASSIF_DOUBLE(Name, Field, Default, Min, Max, Checked, Help)           \
+  if ((V = valueOf(Arg, Name)))                                                \
+    return parseDouble(Arg, Name, V, Min, Max, Checked, O.Field, E);
+#define MASSIF_ENUM(Name, Field, Default, Choices, Help)                       \
+  if ((V = valueOf(Arg, Name)))                                                \
+    return parseTimeUnit(Arg, Name, V, Choices, O.Field, E);
+#define MASSIF_STRING(Name, Field, Default, Help)                              \
+  if ((V = valueOf(Arg, Name))) {                                              \
+    O.Field = valueOf(Copy, Name);                                             \
+    return Step::Ok;                                                           \
+  }
+#define MASSIF_LIST(Name, Field, Help)                                         \
+  if ((V = valueOf(Arg, Name)))                                                \
+    return appendItem(O.Field, valueOf(Copy, Name), A) ? Step::Ok              \
+                                                       : outOfMemory(Arg, E);
+#include "Options.def"
+  return Step::NoMatch;
+}
+
+} // namespace
+
+ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
+                        OptionError &E) {
+  E.Text[0] = 0;
+  if (strcmp(Arg, "--help") == 0 || strcmp(Arg, "-h") == 0)
+    return ParseResult::Help;
+  // The argument's long-lived copy; string and list values point into it.
+  size_t Len = strlen(Arg);
+  char *Copy = copyString(A, Arg, Len);
+  if (!Copy || !reserveOne(O.Given, A)) {
+    freeArray(A, Copy, Copy ? Len + 1 : 0);
+    outOfMemory(Arg, E);
+    return ParseResult::Error;
+  }
+  // Parsers assign their field only on success, so a rejected argument
+  // leaves O unchanged.
+  Step S = applyRow(O, Arg, Copy, A, E);
+  if (S != Step::Ok) {
+    freeArray(A, Copy, Len + 1);
+    if (S == Step::NoMatch)
+      FixedText(E.Text, sizeof(E.Text)).add("Unknown option: ").add(Arg);
+    return ParseResult::Error;
+  }
+  O.Given.Items[O.Given.Count++] = Copy;
+  return ParseResult::Ok;
+}
+
+ParseResult parseOptionString(Options &O, const char *Text,
+                              const Allocator &A, OptionError &E) {
+  // Words are separated by blanks; a backslash takes the next character
+  // literally (msrun escapes blanks and backslashes that way).
+  const char *P = Text;
+  ParseResult Result = ParseResult::Ok;
+  while (*P) {
+    while (isValgrindSpace(*P))
+      ++P;
+    if (!*P)
+      break;
+    size_t Len = 0;
+    for (const char *Q = P; *Q && !isValgrindSpace(*Q); ++Q, ++Len)
+      if (*Q == '\\' && Q[1])
+        ++Q;
+    char *Word = allocArray<char>(A, Len + 1);
+    if (!Word) {
+      FixedText(E.Text, sizeof(E.Text)).add("out of memory reading options");
+      return ParseResult::Error;
+    }
+    size_t N = 0;
+    while (*P && !isValgrindSpace(*P)) {
+      if (*P == '\\' && P[1])
+        ++P;
+      Word[N++] = *P++;
+    }
+    Word[N] = 0;
+    ParseResult R = parseOption(O, Word, A, E);
+    freeArray(A, Word, Len + 1);
+    if (R == ParseResult::Error)
+      return R;
+    if (R == ParseResult::Help)
+      Result = R;
+  }
+  return Result;
+}
+
+size_t formatValgrindFixed2(double V, char *Buf) {
+  // Valgrind's own printf: integer part by truncation, fraction scaled by
+  // 100 and truncated, then rounded up only when the remainder is strictly
+  // more than a half.
+  size_t N = 0;
+  if (V < 0) {
+    Buf[N++] = '-';
+    V = -V;
+  }
+  if (!(V < 1.8e19))
+    V = 1.8e19; // beyond uint64; Valgrind cannot print it either
+  uint64_t Ip = uint64_t(V);
+  double Frac = V - double(Ip);
+  uint64_t Fr = uint64_t(Frac * 100);
+  if (Frac * 100 - double(Fr) > 0.5)
+    ++Fr;
+  if (Fr == 100) {
+    ++Ip;
+    Fr = 0;
+  }
+  char Tmp[24];
+  size_t T = 0;
+  do {
+    Tmp[T++] = char('0' + Ip % 10);
+    Ip /= 10;
+  } while (Ip);
+  while (T)
+    Buf[N++] = Tmp[--T];
+  Buf[N++] = '.';
+  Buf[N++] = char('0' + Fr / 10);
+  Buf[N++] = char('0' + Fr % 10);
+  Buf[N] = 0;
+  return N;
+}
+
+namespace {
+
+/// One help entry: "    <usage><pad><help> [<default>]", wrapped at 79
+/// columns with continuation lines under the help column.
+void writeHelpRow(const Sink &Out, const char *Usage, const char *Help,
+                  const char *Default) {
+  constexpr size_t HelpColumn = 30, Width = 79;
+  char Line[256];
+  FixedText T(Line, sizeof(Line));
+  T.add("    ").add(Usage);
+  do
+    T.add(" ");
+  while (T.size() < HelpColumn);
+
+  // Words of "<help> [<default>]", flowed into lines.
+  char Text[512];
+  FixedText Body(Text, sizeof(Text));
+  Body.add(Help).add(" [").add(Default).add("]");
+  const char *P = Text;
+  bool First = true;
+  while (*P) {
+    const char *WordEnd = P;
+    while (*WordEnd && *WordEnd != ' ')
+      ++WordEnd;
+    size_t WordLen = size_t(WordEnd - P);
+    if (!First && T.size() + 1 + WordLen > Width) {
+      T.add("\n");
+      Out.Write(Out.Ctx, Line, T.size());
+      T = FixedText(Line, sizeof(Line));
+      while (T.size() < HelpColumn)
+        T.add(" ");
+      First = true;
+    }
+    if (!First)
+      T.add(" ");
+    T.add(P, WordLen);
+    First = false;
+    P = *WordEnd ? WordEnd + 1 : WordEnd;
+  }
+  T.add("\n");
+  Out.Write(Out.Ctx, Line, T.size());
+}
+
+void writeHelpRow(const Sink &Out, const char *Name, const char *UsageValue,
+                  const char *Help, const char *Default) {
+  char Usage[96];
+  FixedText(Usage, sizeof(Usage)).add("--").add(Name).add("=").add(UsageValue);
+  writeHelpRow(Out, Usage, Help, Default);
+}
+
+void writeIntHelpRow(const Sink &Out, const char *Name, int64_t Default,
+                     const char *Help) {
+  char Buf[24];
+  FixedText(Buf, sizeof(Buf)).addInt(Default);
+  writeHelpRow(Out, Name, "<number>", Help, Buf);
+}
+
+void writeDoubleHelpRow(const Sink &Out, const char *Name, double Default,
+                        const char *Help) {
+  char Buf[32];
+  formatDefaultDouble(Default, Buf);
+  writeHelpRow(Out, Name, "<m.n>", Help, Buf);
+}
+
+} // namespace
+
+void writeHelp(const Sink &Out) {
+#define MASSIF_BOOL(Name, Field, Default, Help)                                \
+  writeHelpRow(Out, Name, "no|yes", Help, (Default) ? "yes" : "no");
+#define MASSIF_INT(Name, Field, Default, Min, Max, Help)                       \
+  writeIntHelpRow(Out, Name, Default, Help);
+#define MASSIF_DOUBLE(Name, Field, Default, Min, Max, Checked, Help)           \
+  writeDoubleHelpRow(Out, Name, Default, Help);
+#define MASSIF_ENUM(Name, Field, Default, Choices, Help)                       \
+  writeHelpRow(Out, Name, Choices, Help, Default);
+#define MASSIF_STRING(Name, Field, Default, Help)                              \
+  writeHelpRow(Out, Name, "<file>", Help, Default);
+#define MASSIF_LIST(Name, Field, Help)                                         \
+  writeHelpRow(Out, Name, "<name>", Help, "empty");
+#include "Options.def"
+}
+
+} // namespace massif

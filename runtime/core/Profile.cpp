@@ -1,0 +1,221 @@
+//===- Profile.cpp - The model's events -----------------------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Each event is Massif's record_block / unrecord_block / realloc_block /
+// stack handler: update the block table, the allocation tree and the
+// totals, advance byte time, and make the snapshot attempts in Massif's
+// order (a Peak attempt before anything that releases memory, a Normal
+// attempt after). The common path of an allocation is one hash insert,
+// one array add and one time comparison.
+//
+// "Ignored" blocks (fully filtered by --alloc-fn/--ignore-fn, or charged to
+// nothing) stay in the block table, so free/realloc/malloc_usable_size find
+// them, but change no totals, take no snapshot and pass no time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Memory.h"
+#include "ProfileImpl.h"
+
+#include <new>
+#include <string.h>
+
+namespace massif {
+namespace {
+
+uint64_t zeroClock(void *) { return 0; }
+
+/// A copy of S (or of the literal default) in the model's memory.
+const char *keepString(const Allocator &A, const char *S) {
+  if (!S)
+    return nullptr;
+  char *C = copyString(A, S, strlen(S));
+  return C ? C : "";
+}
+
+bool keepList(const Allocator &A, StringList &L) {
+  if (L.Count == 0) {
+    L = StringList();
+    return true;
+  }
+  auto **Items = allocArray<const char *>(A, L.Count);
+  if (!Items)
+    return false;
+  for (uint32_t I = 0; I < L.Count; ++I)
+    Items[I] = keepString(A, L.Items[I]);
+  L.Items = Items;
+  L.Capacity = L.Count;
+  return true;
+}
+
+} // namespace
+
+void Profile::Impl::classify(uint32_t E) {
+  uint32_t NumPcs = 0;
+  const uint64_t *Pcs =
+      Tree.Stacks[E] ? Depot->frames(Tree.Stacks[E], NumPcs) : nullptr;
+  Tree.Class[E] = Pcs ? Filter.classify(Pcs, NumPcs) : entry_class::Ignored;
+}
+
+bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
+                   const Symbolizer &Sym, const Clock &C) {
+  void *Mem = A.allocate(sizeof(Impl));
+  if (!Mem)
+    return false;
+  Impl *I = new (Mem) Impl();
+  I->Opts = O;
+  I->A = A;
+  I->Depot = &Depot;
+  I->Sym = Sym;
+  I->Clk = C.Now ? C : Clock{zeroClock, nullptr};
+  // Massif: --heap=no turns --pages-as-heap off; page mode has no admin.
+  if (!O.Heap)
+    I->Opts.PagesAsHeap = false;
+  I->AdminB = I->Opts.PagesAsHeap ? 0 : uint64_t(O.HeapAdminB);
+  I->Opts.OutFile = keepString(A, O.OutFile);
+  if (!keepList(A, I->Opts.AllocFns) || !keepList(A, I->Opts.IgnoreFns) ||
+      !keepList(A, I->Opts.Given))
+    return false;
+  I->Filter.init(I->Opts, Sym);
+  I->EagerClassify = I->Filter.needsEagerClassification();
+  if (!I->Blocks.init(A) || !I->Tree.init(A) ||
+      !I->Snaps.init(A, uint32_t(O.MaxSnapshots), uint32_t(O.DetailedFreq),
+                     O.PeakInaccuracy, /*KeepTrees=*/O.Heap))
+    return false;
+  P = I;
+  return true;
+}
+
+void Profile::startup() {
+  if (!P || P->Started)
+    return;
+  P->ClockBase = P->Clk.Now(P->Clk.Ctx);
+  P->Started = true;
+  P->maybeNormal();
+}
+
+void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
+                      StackId Stack) {
+  Impl &I = *P;
+  uint32_t E = AllocTree::NoEntry;
+  if (I.Opts.Heap) {
+    E = I.entryFor(Stack);
+    if (!E)
+      E = AllocTree::NoEntry;
+  }
+  if (!I.Blocks.insert(BlockRecord{Addr, ReqB, SlopB, E}))
+    return; // out of memory: the block stays unknown, like a foreign one
+  if (I.ignored(E))
+    return;
+  I.Tree.Values[E] += ReqB;
+  uint64_t ExtraB = I.AdminB + SlopB;
+  I.HeapB += ReqB;
+  I.ExtraB += ExtraB;
+  I.TimeB += ReqB + ExtraB;
+  I.maybeNormal();
+}
+
+void Profile::onFree(uint64_t Addr) {
+  Impl &I = *P;
+  BlockRecord B;
+  if (!I.Blocks.remove(Addr, B) || I.ignored(B.Entry))
+    return;
+  I.maybePeak();
+  uint64_t ExtraB = I.AdminB + B.SlopB;
+  I.HeapB -= B.ReqB;
+  I.ExtraB -= ExtraB;
+  I.Tree.Values[B.Entry] -= B.ReqB;
+  I.TimeB += B.ReqB + ExtraB;
+  I.maybeNormal();
+}
+
+bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
+                        uint64_t NewSlopB, StackId Stack) {
+  Impl &I = *P;
+  if (NewReqB == 0) {
+    // Massif's realloc(p, 0) is free(p).
+    BlockRecord B;
+    if (!I.Blocks.find(OldAddr, B))
+      return false;
+    onFree(OldAddr);
+    return true;
+  }
+  BlockRecord B;
+  if (!I.Blocks.remove(OldAddr, B))
+    return false;
+  const uint64_t OldReqB = B.ReqB, OldSlopB = B.SlopB;
+  const uint32_t OldE = B.Entry;
+
+  // With --heap=no every block is charged to NoEntry, which is ignored.
+  bool Ignored = I.ignored(OldE);
+  if (!Ignored && NewReqB < OldReqB)
+    I.maybePeak(); // shrinking is a deallocation
+
+  // Shrinking and growing within the slop stay in place (logically: the
+  // model decides from the block's own record, whatever the allocator did).
+  uint64_t SlopB = NewReqB <= OldReqB + OldSlopB
+                       ? OldSlopB + OldReqB - NewReqB
+                       : NewSlopB;
+
+  uint32_t E = OldE;
+  if (I.Opts.Heap) {
+    uint32_t NewE = I.entryFor(Stack);
+    if (!NewE)
+      NewE = AllocTree::NoEntry;
+    // The realloc's own stack always receives the new size.
+    I.Tree.Values[NewE] += NewReqB;
+    if (!Ignored && !I.ignored(NewE)) {
+      I.Tree.Values[OldE] -= OldReqB;
+      E = NewE;
+    } else {
+      // Ignored for the totals. The block moves to NEW unless that would
+      // un-ignore a block whose allocation was ignored.
+      E = (!I.ignored(NewE) && I.ignored(OldE)) ? OldE : NewE;
+      Ignored = true;
+    }
+  }
+  if (!I.Blocks.insert(BlockRecord{NewAddr, NewReqB, SlopB, E}))
+    Ignored = true; // out of memory: the block is lost to the model
+
+  if (!I.Opts.Heap || Ignored)
+    return true;
+  int64_t DHeap = int64_t(NewReqB - OldReqB);
+  int64_t DExtra = int64_t(SlopB - OldSlopB);
+  I.HeapB += uint64_t(DHeap);
+  I.ExtraB += uint64_t(DExtra);
+  int64_t DTotal = DHeap + DExtra;
+  I.TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
+  I.maybeNormal();
+  return true;
+}
+
+void Profile::onStackDelta(int64_t DeltaB) {
+  Impl &I = *P;
+  if (!I.Opts.Stacks || !I.Started || DeltaB == 0)
+    return;
+  if (DeltaB > 0) {
+    I.StacksB += uint64_t(DeltaB);
+    I.TimeB += uint64_t(DeltaB);
+  } else {
+    uint64_t Down = uint64_t(-DeltaB);
+    I.maybePeak();
+    // Stacks never go below what was seen growing (events before start-up
+    // are not counted, so an unmatched shrink must not wrap).
+    I.StacksB -= Down < I.StacksB ? Down : I.StacksB;
+    I.TimeB += Down;
+  }
+  I.maybeNormal();
+}
+
+bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB,
+                        uint64_t &SlopB) const {
+  BlockRecord B;
+  if (!P || !P->Blocks.find(Addr, B))
+    return false;
+  ReqB = B.ReqB;
+  SlopB = B.SlopB;
+  return true;
+}
+
+} // namespace massif

@@ -1,0 +1,171 @@
+//===- StackFilter.cpp - Which frames of a stack Massif shows -------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// See StackFilter.h for the rules. The main/below-main search follows
+// Valgrind's XT_offset_main_or_below_main: scanning from the outermost
+// frame inwards, remember every main-or-below-main frame and stop at the
+// first `main`; so the result is the outermost `main` when there is one,
+// else the innermost below-main frame, else nothing is cut.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StackFilter.h"
+#include "AllocTree.h"
+
+#include "massif/format.h"
+
+#include <string.h>
+
+namespace massif {
+namespace {
+
+/// Massif 3.19's built-in alloc-fns on amd64 Linux, in its order.
+const char *const DefaultAllocFns[] = {
+    "malloc",
+    "__builtin_new",
+    "operator new(unsigned)",
+    "operator new(unsigned long)",
+    "__builtin_vec_new",
+    "operator new[](unsigned)",
+    "operator new[](unsigned long)",
+    "calloc",
+    "realloc",
+    "memalign",
+    "posix_memalign",
+    "valloc",
+    "operator new(unsigned, std::nothrow_t const&)",
+    "operator new[](unsigned, std::nothrow_t const&)",
+    "operator new(unsigned long, std::nothrow_t const&)",
+    "operator new[](unsigned long, std::nothrow_t const&)",
+};
+
+/// Compares Name, ignoring a symbol-version suffix ("@..."), with Want.
+bool sameBaseName(const char *Name, const char *Want) {
+  size_t N = strlen(Want);
+  return strncmp(Name, Want, N) == 0 && (Name[N] == 0 || Name[N] == '@');
+}
+
+/// Name starts with Prefix (which ends in '.') and continues.
+bool hasDottedPrefix(const char *Name, const char *Prefix) {
+  return strncmp(Name, Prefix, strlen(Prefix)) == 0;
+}
+
+bool inList(const StringList *L, const char *Name) {
+  if (!L)
+    return false;
+  for (uint32_t I = 0; I < L->Count; ++I)
+    if (strcmp(L->Items[I], Name) == 0)
+      return true;
+  return false;
+}
+
+enum class NameKind : uint8_t { Normal, Main, BelowMain };
+
+NameKind kindOf(const char *Raw) {
+  if (!Raw)
+    return NameKind::Normal;
+  if (strcmp(Raw, "main") == 0)
+    return NameKind::Main;
+  return isBelowMainName(Raw) ? NameKind::BelowMain : NameKind::Normal;
+}
+
+/// Enough room for any inline chain a symbolizer reports.
+constexpr uint32_t MaxInlineFrames = 64;
+
+} // namespace
+
+bool isBelowMainName(const char *Raw) {
+  if (!Raw)
+    return false;
+  return sameBaseName(Raw, "__libc_start_main") ||
+         sameBaseName(Raw, "__libc_start_call_main") ||
+         hasDottedPrefix(Raw, "__libc_start_main.") ||
+         sameBaseName(Raw, "generic_start_main") ||
+         hasDottedPrefix(Raw, "generic_start_main.") ||
+         sameBaseName(Raw, "_start");
+}
+
+const char *displayName(const char *Raw) {
+  return isBelowMainName(Raw) ? format::BelowMain : Raw;
+}
+
+void StackFilter::init(const Options &O, const Symbolizer &S) {
+  Sym = S;
+  AllocFns = &O.AllocFns;
+  IgnoreFns = &O.IgnoreFns;
+  Depth = uint32_t(O.Depth);
+  Eager = O.AllocFns.Count > 0 || O.IgnoreFns.Count > 0;
+}
+
+const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
+  if (!Sym.Describe)
+    return nullptr;
+  FrameInfo Frames[MaxInlineFrames];
+  uint32_t N = Sym.Describe(Sym.Ctx, Pc, Frames, MaxInlineFrames);
+  return N ? Frames[N - 1].Function : nullptr;
+}
+
+const char *StackFilter::functionAt(uint64_t Pc) const {
+  return displayName(rawFunctionAt(Pc));
+}
+
+bool StackFilter::isAllocFn(const char *Name) const {
+  for (const char *D : DefaultAllocFns)
+    if (strcmp(D, Name) == 0)
+      return true;
+  return inList(AllocFns, Name);
+}
+
+bool StackFilter::isIgnoreFn(const char *Name) const {
+  return inList(IgnoreFns, Name);
+}
+
+uint32_t StackFilter::classify(const uint64_t *Pcs, uint32_t NumPcs) const {
+  uint32_t Top = 0, NumSel = NumPcs;
+
+  // 1. The contiguous run of alloc-fns at the top.
+  const char *TopName = nullptr;
+  for (uint32_t I = 0; I < NumPcs; ++I) {
+    const char *Name = functionAt(Pcs[I]);
+    if (Name && isAllocFn(Name)) {
+      ++Top;
+      --NumSel;
+      continue;
+    }
+    TopName = Name;
+    break;
+  }
+
+  // 2. --ignore-fn tests the first named frame from Top only.
+  if (NumSel > 0 && IgnoreFns && IgnoreFns->Count > 0) {
+    for (uint32_t I = Top; !TopName && I < NumPcs; ++I)
+      TopName = functionAt(Pcs[I]);
+    if (TopName && isIgnoreFn(TopName))
+      return entry_class::Ignored;
+  }
+
+  // 3. The cut below main.
+  if (NumSel > 0) {
+    uint32_t Mbm = NumPcs - 1;
+    NameKind MbmKind = NameKind::Normal;
+    for (uint32_t I = NumPcs; I-- > 0 && MbmKind != NameKind::Main;) {
+      NameKind K = kindOf(rawFunctionAt(Pcs[I]));
+      if (K != NameKind::Normal) {
+        Mbm = I;
+        MbmKind = K;
+      }
+    }
+    if (Mbm < Top)
+      NumSel = 1; // main itself was an alloc-fn: keep one frame
+    else
+      NumSel -= NumPcs - Mbm - 1;
+  }
+
+  // 4. --depth.
+  if (NumSel > Depth)
+    NumSel = Depth;
+  return NumSel ? entry_class::make(Top, NumSel) : entry_class::Ignored;
+}
+
+} // namespace massif

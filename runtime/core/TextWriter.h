@@ -1,0 +1,55 @@
+//===- TextWriter.h - Buffered text output over a Sink ----------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The writer's only formatting: strings, unsigned and signed decimals,
+// upper-case hex and runs of spaces, into a fixed buffer that is flushed to
+// the Sink when full. No printf, no allocation. The first failed write is
+// remembered; later output is dropped.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_CORE_TEXTWRITER_H
+#define MASSIF_CORE_TEXTWRITER_H
+
+#include "Base.h"
+
+#include <string.h>
+
+namespace massif {
+
+class TextWriter {
+public:
+  explicit TextWriter(const Sink &Out) : Out(Out) {}
+  ~TextWriter() { flush(); }
+  TextWriter(const TextWriter &) = delete;
+  TextWriter &operator=(const TextWriter &) = delete;
+
+  TextWriter &put(const char *S) { return put(S, strlen(S)); }
+  TextWriter &put(const char *S, size_t N);
+  TextWriter &put(char C) {
+    if (Len == sizeof(Buf))
+      flush();
+    Buf[Len++] = C;
+    return *this;
+  }
+  TextWriter &putUnsigned(uint64_t V);
+  TextWriter &putSigned(int64_t V);
+  /// "0x" and V in upper-case hex without padding, as Valgrind prints PCs.
+  TextWriter &putHex(uint64_t V);
+  TextWriter &spaces(size_t N);
+
+  /// Writes out the buffer. Returns false if any write has failed.
+  bool flush();
+  bool ok() const { return Ok; }
+
+private:
+  Sink Out;
+  size_t Len = 0;
+  bool Ok = true;
+  char Buf[8192];
+};
+
+} // namespace massif
+
+#endif // MASSIF_CORE_TEXTWRITER_H

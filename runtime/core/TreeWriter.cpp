@@ -1,0 +1,212 @@
+//===- TreeWriter.cpp - Prints a detailed snapshot's heap tree ------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// See TreeWriter.h. The group stack needs at most one slot per entry plus
+// one per level: the groups open along any path of the recursion are made
+// of disjoint entries, except that each level's group being descended into
+// is counted once more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TreeWriter.h"
+#include "Memory.h"
+#include "Options.h"
+#include "Sort.h"
+#include "StackFilter.h"
+
+#include "massif/format.h"
+
+namespace massif {
+namespace {
+
+/// Enough room for any inline chain a symbolizer reports.
+constexpr uint32_t MaxInlineFrames = 64;
+/// More than the deepest tree: --depth is at most 200.
+constexpr uint32_t MaxLevels = 256;
+
+/// The truncating conversion of Massif's (SizeT) cast.
+uint64_t truncToU64(double V) {
+  if (!(V > 0))
+    return 0;
+  if (V >= 18446744073709551615.0)
+    return ~uint64_t(0);
+  return uint64_t(V);
+}
+
+} // namespace
+
+TreeWriter::~TreeWriter() {
+  freeArray(A, Order, NumOrder);
+  freeArray(A, Ecs, NumOrder);
+  freeArray(A, Groups, GroupsCap);
+}
+
+bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
+  formatValgrindFixed2(Threshold, ThresholdText);
+  uint32_t N = 0;
+  for (uint32_t E = 0; E < Tree.numEntries(); ++E)
+    N += entry_class::numSel(Tree.Class[E]) > 0;
+  NumOrder = N;
+  Order = allocArray<Sorted>(A, N ? N : 1);
+  Ecs = allocArray<Ec>(A, N ? N : 1);
+  GroupsCap = N + MaxLevels;
+  Groups = allocArray<Group>(A, GroupsCap);
+  if (!Order || !Ecs || !Groups)
+    return false;
+
+  uint32_t K = 0;
+  for (uint32_t E = 0; E < Tree.numEntries(); ++E) {
+    uint32_t C = Tree.Class[E];
+    if (entry_class::numSel(C) == 0)
+      continue;
+    uint32_t NumPcs;
+    const uint64_t *Pcs = Depot.frames(Tree.Stacks[E], NumPcs);
+    Order[K++] = Sorted{Pcs + entry_class::top(C), entry_class::numSel(C), E};
+  }
+  // Lexicographic on the selected frames; a prefix sorts first.
+  heapSort(Order, NumOrder, [](const Sorted &L, const Sorted &R) {
+    uint32_t Common = L.NumIps < R.NumIps ? L.NumIps : R.NumIps;
+    for (uint32_t I = 0; I < Common; ++I)
+      if (L.Ips[I] != R.Ips[I])
+        return L.Ips[I] < R.Ips[I];
+    return L.NumIps < R.NumIps;
+  });
+  return true;
+}
+
+uint64_t TreeWriter::select(const Snapshot &S) {
+  NumEcs = 0;
+  TopTotal = 0;
+  for (uint32_t I = 0; I < NumOrder; ++I) {
+    const Sorted &O = Order[I];
+    if (O.Entry >= S.NumValues)
+      continue; // created after the snapshot
+    Ecs[NumEcs++] = Ec{O.Ips, O.NumIps, S.Values[O.Entry]};
+    TopTotal += S.Values[O.Entry];
+  }
+  return TopTotal;
+}
+
+uint32_t TreeWriter::makeGroups(uint32_t Depth, uint32_t First,
+                                uint32_t Count) {
+  Group *G = Groups + GroupsTop;
+  uint32_t Room = GroupsCap - GroupsTop;
+  uint32_t N = 0;
+  for (uint32_t I = First; I < First + Count; ++I) {
+    const Ec &E = Ecs[I];
+    if (E.NumIps <= Depth)
+      continue; // ends at the parent: counted there, no child of its own
+    if (N > 0 && !G[N - 1].Aggregate && G[N - 1].Addr == E.Ips[Depth] &&
+        G[N - 1].First + G[N - 1].Count == I) {
+      G[N - 1].Total += E.Value;
+      ++G[N - 1].Count;
+      continue;
+    }
+    if (N == Room)
+      break; // cannot happen: see the bound above
+    G[N++] = Group{E.Value, E.Ips[Depth], I, 1, false};
+  }
+
+  // Every group below the significance size joins ONE aggregate, placed
+  // where the first of them was.
+  uint32_t FirstInsig = 0, NumInsig = 0;
+  for (uint32_t I = 0; I < N; ++I) {
+    if (G[I].Total < SigB) {
+      if (NumInsig == 0) {
+        FirstInsig = I;
+        G[I].Aggregate = true;
+        G[I].Addr = 0;
+      } else {
+        G[FirstInsig].Total += G[I].Total;
+      }
+      ++NumInsig;
+    } else if (NumInsig > 1) {
+      G[I - NumInsig + 1] = G[I];
+    }
+  }
+  if (NumInsig > 0) {
+    G[FirstInsig].Count = NumInsig;
+    N -= NumInsig - 1;
+  }
+
+  heapSort(G, N, [](const Group &L, const Group &R) {
+    if (L.Total != R.Total)
+      return L.Total > R.Total;
+    return L.Addr < R.Addr;
+  });
+  GroupsTop += N;
+  return N;
+}
+
+void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
+  W.putHex(Pc).put(": ");
+  const char *Fn = displayName(F.Function);
+  if (F.File) {
+    W.put(Fn ? Fn : "???").put(" (").put(F.File).put(':');
+    W.putUnsigned(F.Line).put(')');
+  } else if (F.Object) {
+    W.put(Fn ? Fn : "???").put(" (in ").put(F.Object).put(')');
+  } else if (Fn) {
+    W.put(Fn).put(" (in ?\?\?)");
+  } else {
+    W.put("???");
+  }
+}
+
+void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
+                           const Group &G) {
+  if (G.Aggregate) {
+    W.spaces(Indent + 1).put("n0: ").putUnsigned(G.Total);
+    if (G.Count == 1)
+      W.put(format::AggregateOnePrefix);
+    else
+      W.put(" in ").putUnsigned(G.Count).put(format::AggregateManyInfix);
+    W.put(ThresholdText).put(format::AggregateSuffix).put('\n');
+    return;
+  }
+
+  uint32_t Base = GroupsTop;
+  uint32_t NumChildren = makeGroups(Depth + 1, G.First, G.Count);
+
+  FrameInfo Frames[MaxInlineFrames];
+  uint32_t NumFrames =
+      Sym.Describe ? Sym.Describe(Sym.Ctx, G.Addr, Frames, MaxInlineFrames)
+                   : 0;
+  if (NumFrames == 0) {
+    Frames[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    NumFrames = 1;
+  }
+  // An inline chain prints innermost first, one more space each; all but
+  // the last line have exactly one child.
+  for (uint32_t F = 0; F < NumFrames; ++F) {
+    bool Last = F + 1 == NumFrames;
+    W.spaces(Indent + 1).put('n').putUnsigned(Last ? NumChildren : 1);
+    W.put(": ").putUnsigned(G.Total).put(' ');
+    putIp(W, G.Addr, Frames[F]);
+    W.put('\n');
+    if (!Last)
+      ++Indent;
+  }
+
+  for (uint32_t I = 0; I < NumChildren; ++I)
+    emitGroup(W, Depth + 1, Indent + 1, Groups[Base + I]);
+  GroupsTop = Base;
+}
+
+void TreeWriter::emit(TextWriter &W, uint64_t ExtraB, uint64_t StacksB) {
+  if (TopTotal == 0 && Threshold != 0)
+    SigB = 1;
+  else
+    SigB = truncToU64(double(TopTotal + ExtraB + StacksB) * Threshold / 100);
+
+  GroupsTop = 0;
+  uint32_t N = makeGroups(0, 0, NumEcs);
+  W.put('n').putUnsigned(N).put(": ").putUnsigned(TopTotal).put(' ');
+  W.put(RootDescription).put('\n');
+  for (uint32_t I = 0; I < N; ++I)
+    emitGroup(W, 0, 0, Groups[I]);
+  GroupsTop = 0;
+}
+
+} // namespace massif

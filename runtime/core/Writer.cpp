@@ -1,0 +1,111 @@
+//===- Writer.cpp - The massif.out file -----------------------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Writes the header and every snapshot in the array, in Massif's format
+// (include/massif/format.h spells every key):
+//
+//   desc: <each accepted option>     or "desc: (none)"
+//   cmd: <program and arguments, joined by single spaces>
+//   time_unit: i | ms | B
+//   then per snapshot: separator, snapshot=N, separator, time, heap, extra,
+//   stacks, heap_tree=empty|detailed|peak and, unless empty, the tree.
+//
+// A detailed snapshot's mem_heap_B is the sum of its tree's values, which
+// can exceed the running total after a realloc of an ignored block (a
+// Massif quirk kept on purpose). Stacks whose classification was deferred
+// are classified here, before the first tree is printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProfileImpl.h"
+#include "TextWriter.h"
+#include "TreeWriter.h"
+
+#include "massif/format.h"
+
+namespace massif {
+namespace {
+
+const char *timeUnitText(TimeUnit U) {
+  switch (U) {
+  case TimeUnit::Instructions:
+    return format::TimeUnitInstructions;
+  case TimeUnit::Milliseconds:
+    return format::TimeUnitMilliseconds;
+  case TimeUnit::Bytes:
+    return format::TimeUnitBytes;
+  }
+  return format::TimeUnitInstructions;
+}
+
+void writeHeader(TextWriter &W, const Options &O, const RunInfo &Run) {
+  W.put(format::DescKey);
+  for (uint32_t I = 0; I < O.Given.Count; ++I)
+    W.put(' ').put(O.Given.Items[I]);
+  if (O.Given.Count == 0)
+    W.put(format::DescNone);
+  W.put('\n');
+
+  W.put(format::CmdKey).put(' ');
+  for (uint32_t I = 0; I < Run.Argc; ++I) {
+    if (I)
+      W.put(' ');
+    W.put(Run.Argv[I] ? Run.Argv[I] : "");
+  }
+  W.put('\n');
+
+  W.put(format::TimeUnitKey).put(' ').put(timeUnitText(O.TimeUnit)).put('\n');
+}
+
+void writeSnapshotFields(TextWriter &W, uint32_t N, const Snapshot &S,
+                         uint64_t HeapB, const char *Tree) {
+  W.put(format::SnapshotSeparator).put('\n');
+  W.put(format::SnapshotKey).putUnsigned(N).put('\n');
+  W.put(format::SnapshotSeparator).put('\n');
+  W.put(format::TimeKey).putSigned(S.Time).put('\n');
+  W.put(format::HeapKey).putUnsigned(HeapB).put('\n');
+  W.put(format::HeapExtraKey).putUnsigned(S.ExtraB).put('\n');
+  W.put(format::StacksKey).putUnsigned(S.StacksB).put('\n');
+  W.put(format::HeapTreeKey).put(Tree).put('\n');
+}
+
+} // namespace
+
+bool Profile::write(const Sink &Out, const RunInfo &Run) {
+  if (!P)
+    return false;
+  Impl &I = *P;
+  TextWriter W(Out);
+  writeHeader(W, I.Opts, Run);
+
+  bool AnyTree = false;
+  for (uint32_t K = 0; K < I.Snaps.size(); ++K)
+    AnyTree |= I.Snaps.at(K).Detailed;
+
+  TreeWriter Trees(I.A, I.Sym, I.Opts.Threshold,
+                   I.Opts.PagesAsHeap ? format::RootPages : format::RootHeap);
+  bool HaveTrees = false;
+  if (AnyTree) {
+    for (uint32_t E = 0; E < I.Tree.numEntries(); ++E)
+      if (I.Tree.Class[E] == entry_class::Unclassified)
+        I.classify(E);
+    HaveTrees = Trees.init(I.Tree, *I.Depot);
+  }
+
+  for (uint32_t K = 0; K < I.Snaps.size(); ++K) {
+    const Snapshot &S = I.Snaps.at(K);
+    if (!S.Detailed || !HaveTrees) {
+      writeSnapshotFields(W, K, S, S.HeapB, format::TreeEmpty);
+      continue;
+    }
+    uint64_t HeapB = Trees.select(S);
+    writeSnapshotFields(W, K, S, HeapB,
+                        S.Kind == SnapshotKind::Peak ? format::TreePeak
+                                                     : format::TreeDetailed);
+    Trees.emit(W, S.ExtraB, S.StacksB);
+  }
+  return W.flush();
+}
+
+} // namespace massif
