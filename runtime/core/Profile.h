@@ -59,7 +59,11 @@ public:
 
   /// realloc(OldAddr, NewReqB) that returned NewAddr (equal to OldAddr when
   /// in place). NewSlopB is the slop if the block had to move. Returns false
-  /// (and changes nothing) when OldAddr is unknown.
+  /// (and changes nothing) when OldAddr is unknown. Whether the block
+  /// shrinks, fits its slop or grows is decided from the block's own record,
+  /// as Massif does. NewReqB == 0 is Massif's realloc(p, 0): a free of
+  /// OldAddr (NewAddr and NewSlopB are ignored). realloc(NULL, n) is an
+  /// onAlloc, charged to the realloc's stack.
   bool onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                  uint64_t NewSlopB, StackId Stack);
 
