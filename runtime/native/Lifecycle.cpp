@@ -6,11 +6,13 @@
 // constructor, whichever comes first (shared libraries' constructors may
 // allocate before ours runs, and Massif counts those allocations). It reads
 // MASSIF_OPTIONS, rejects bad options before main runs, sets up the model in
-// arena memory, takes the start-up snapshot and registers the exit handler
-// as early as possible, so that it runs after the program's own atexit
-// handlers and static destructors. At exit the output file name is expanded
+// arena memory and takes the start-up snapshot.
+//
+// At exit the profile is written as late as the process allows: after the
+// program's atexit handlers, static destructors and the shared libraries'
+// finalisers (see massifDestructor). The output name is expanded then
 // (Massif does it then, so a forked child's %p is its own) and the profile
-// is written through a buffered file-descriptor sink; later events forward.
+// goes through a buffered file-descriptor sink; later events forward.
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,7 +168,6 @@ RuntimeState initialise() {
   TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
   Prof->startup();
 
-  atexit(onExit);
   pthread_atfork(beforeFork, afterForkParent, afterForkChild);
   return StateActive;
 }
@@ -263,6 +264,19 @@ void native::finishProfile() {
     }
   }
   T.InRuntime = Was;
+}
+
+// Runs after the program's own destructors (priority 101 destructors run
+// last among the executable's), while the dynamic linker runs the
+// finalisers at exit. From here the write is pushed later still: an exit
+// handler registered now runs once the finalisers of the shared libraries
+// are done too, so their frees are in the profile as they are in
+// Massif's.
+__attribute__((destructor(101))) static void massifDestructor() {
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
+    return;
+  if (atexit(onExit) != 0)
+    finishProfile();
 }
 
 // Runs before the program's own constructors (default priority), so a bad
