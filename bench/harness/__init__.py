@@ -1,0 +1,1 @@
+"""massif-native's benchmark harness: builds, runs, reports (see bench.py)."""

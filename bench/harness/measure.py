@@ -1,0 +1,233 @@
+"""Configurations and measured runs.
+
+A Config says which build it runs (native or mscc), how the command line is
+wrapped (valgrind, heaptrack, memusage) and which environment it gets. A
+run is timed with a monotonic clock around fork/exec, and its CPU time and
+peak RSS come from wait4's rusage: CPU is user+system summed over the
+process and every descendant it waited for (heaptrack's interpreter
+included); peak RSS is the largest single process's maximum resident set.
+Each run gets a fresh scratch directory as its working directory, so that
+profile files land there and are removed afterwards.
+"""
+import glob
+import os
+import re
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+GiB = 1 << 30
+
+
+def _hasFile(pattern, what):
+    def check(rundir, stderr):
+        if not glob.glob(os.path.join(rundir, pattern)):
+            return "no %s written" % what
+        return None
+    return check
+
+
+def _heaptrackCheck(rundir, stderr):
+    if "bad_alloc" in stderr or "terminate called" in stderr:
+        return "heaptrack_interpret ran out of memory (std::bad_alloc)"
+    if not glob.glob(os.path.join(rundir, "heaptrack*")):
+        return "no heaptrack file written"
+    return None
+
+
+def _memusageCheck(rundir, stderr):
+    if "Memory usage summary" not in stderr:
+        return "no memusage summary printed"
+    return None
+
+
+@dataclass
+class Config:
+    name: str
+    variant: str                      # "native" or "mscc"
+    description: str
+    wrap: Callable[[str], List[str]] = lambda rundir: []
+    env: Dict[str, Optional[str]] = field(default_factory=dict)
+    check: Optional[Callable[[str, str], Optional[str]]] = None
+    # An address-space cap, for tools that can run away with the machine's
+    # memory (shared with others).
+    memCap: Optional[int] = None
+
+
+CONFIGS = [
+    Config("native", "native", "clang-19 -O2 -g -gdwarf-4, no profiler"),
+    Config("mscc", "mscc", "mscc -O2 -g, default options",
+           env={"MASSIF_OPTIONS": None}, check=_hasFile("massif.out.*", "massif.out")),
+    Config("mscc-B", "mscc", "mscc, MASSIF_OPTIONS=--time-unit=B",
+           env={"MASSIF_OPTIONS": "--time-unit=B"},
+           check=_hasFile("massif.out.*", "massif.out")),
+    Config("mscc-stacks", "mscc", "mscc, MASSIF_OPTIONS=--stacks=yes",
+           env={"MASSIF_OPTIONS": "--stacks=yes"},
+           check=_hasFile("massif.out.*", "massif.out")),
+    Config("massif", "native", "valgrind --tool=massif",
+           wrap=lambda d: ["valgrind", "--tool=massif", "--massif-out-file=massif.out.vg"],
+           check=_hasFile("massif.out.vg", "massif.out")),
+    Config("massif-stacks", "native", "valgrind --tool=massif --stacks=yes",
+           wrap=lambda d: ["valgrind", "--tool=massif", "--stacks=yes",
+                           "--massif-out-file=massif.out.vg"],
+           check=_hasFile("massif.out.vg", "massif.out")),
+    Config("heaptrack", "native", "heaptrack (record and interpret)",
+           wrap=lambda d: ["heaptrack", "-o", os.path.join(d, "heaptrack.out")],
+           check=_heaptrackCheck, memCap=6 * GiB),
+    Config("memusage", "native", "glibc memusage (LD_PRELOAD counters)",
+           wrap=lambda d: ["memusage"], check=_memusageCheck),
+]
+CONFIG_NAMES = [c.name for c in CONFIGS]
+
+NS_RE = re.compile(r"ns_per_pair=([0-9.]+)")
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    rssKB: int
+    nsPerPair: Optional[float] = None
+
+
+class RunFailed(Exception):
+    pass
+
+
+def runOnce(argvFor, env, stdinPath, timeout, memCap, check, keep=None):
+    """Runs argvFor(scratch directory) once in that directory; returns a Run
+    or raises RunFailed. `keep`, if given, is called with the scratch
+    directory before it is removed (to take a profile out of it)."""
+    rundir = tempfile.mkdtemp(prefix="msbench-")
+    try:
+        with open(os.path.join(rundir, ".stdout"), "w+") as out, \
+                open(os.path.join(rundir, ".stderr"), "w+") as err, \
+                (open(stdinPath, "rb") if stdinPath else open(os.devnull, "rb")) as stdin:
+
+            def preexec():
+                os.setsid()
+                if memCap:
+                    resource.setrlimit(resource.RLIMIT_AS, (memCap, memCap))
+
+            argv = argvFor(rundir)
+            t0 = time.perf_counter()
+            try:
+                proc = subprocess.Popen(argv, cwd=rundir, env=env, stdin=stdin,
+                                        stdout=out, stderr=err, preexec_fn=preexec)
+            except OSError as e:
+                raise RunFailed("cannot start %s: %s" % (argv[0], e))
+            deadline = t0 + timeout
+            while True:
+                pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.perf_counter() > deadline:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    os.wait4(proc.pid, 0)
+                    proc.returncode = -9
+                    raise RunFailed("timed out after %ds" % timeout)
+                time.sleep(0.002)
+            wall = time.perf_counter() - t0
+            proc.returncode = status  # reaped by wait4; keep Popen from waiting
+            out.seek(0)
+            err.seek(0)
+            stdoutText = out.read()
+            stderrText = err.read()
+        if os.WIFSIGNALED(status):
+            raise RunFailed("killed by signal %d: %s" % (os.WTERMSIG(status),
+                                                        _tail(stderrText)))
+        code = os.WEXITSTATUS(status)
+        if code != 0:
+            raise RunFailed("exit status %d: %s" % (code, _tail(stderrText)))
+        if check:
+            why = check(rundir, stderrText)
+            if why:
+                raise RunFailed(why)
+        if keep:
+            keep(rundir)
+        m = NS_RE.search(stdoutText)
+        return Run(wall=wall, cpu=ru.ru_utime + ru.ru_stime, rssKB=ru.ru_maxrss,
+                   nsPerPair=float(m.group(1)) if m else None)
+    finally:
+        shutil.rmtree(rundir, ignore_errors=True)
+
+
+def _tail(text, n=300):
+    text = " ".join(text.strip().split())
+    return text[-n:] if text else "(no output)"
+
+
+def envFor(config):
+    env = dict(os.environ)
+    env.pop("MASSIF_OPTIONS", None)
+    for k, v in config.env.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return env
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+@dataclass
+class Pair:
+    """Measurements of one workload under one configuration, with the native
+    runs that were interleaved with them."""
+    native: List[Run] = field(default_factory=list)
+    runs: List[Run] = field(default_factory=list)
+    error: Optional[str] = None
+
+    def ratio(self, attr):
+        a = median([getattr(r, attr) for r in self.native])
+        b = median([getattr(r, attr) for r in self.runs])
+        if a is None or b is None or a <= 0:
+            return None
+        return b / a
+
+    def med(self, attr, which="runs"):
+        xs = [getattr(r, attr) for r in getattr(self, which)
+              if getattr(r, attr) is not None]
+        return median(xs)
+
+
+def measurePair(nativeArgv, argv, config, stdinPath, runs, warmup, timeout, log):
+    """Native (A) and config (B) runs alternated A/B/A/B after `warmup`
+    unrecorded A/B rounds. For the native config only A runs are made."""
+    pair = Pair()
+    nativeEnv = envFor(CONFIGS[0])
+    env = envFor(config)
+    for i in range(warmup + runs):
+        tag = "warm-up" if i < warmup else "run %d" % (i - warmup + 1)
+        try:
+            a = runOnce(lambda d: nativeArgv, nativeEnv, stdinPath, timeout, None, None)
+        except RunFailed as e:
+            pair.error = "native run failed: %s" % e
+            return pair
+        if i >= warmup:
+            pair.native.append(a)
+        if config.name == "native":
+            log("    %-13s %-7s %.3fs" % (config.name, tag, a.wall))
+            continue
+        try:
+            b = runOnce(lambda d: config.wrap(d) + argv, env, stdinPath, timeout,
+                        config.memCap, config.check)
+        except RunFailed as e:
+            pair.error = str(e)
+            log("    %-13s %-7s FAILED: %s" % (config.name, tag, e))
+            return pair
+        if i >= warmup:
+            pair.runs.append(b)
+        log("    %-13s %-7s native %.3fs, %s %.3fs" % (config.name, tag, a.wall,
+                                                       config.name, b.wall))
+    if config.name == "native":
+        pair.runs = list(pair.native)
+    return pair

@@ -1,0 +1,217 @@
+"""The report: a Markdown file for people and a JSON file for tools.
+
+Tables: the native baseline; wall-time, CPU-time and peak-RSS ratios of
+every configuration against the native runs interleaved with it; ns per
+malloc/free pair of the microbenchmarks; the speed goal of issue 7 checked
+against the mscc default configuration; and the correctness comparison.
+"""
+import json
+import math
+
+GOAL_GEOMEAN = 1.15
+GOAL_EACH = 1.5
+GOAL_VS_MASSIF = 5.0
+GOAL_NS_D20 = 60.0
+GOAL_RSS = 1.3
+GOAL_SCALING = 2.0
+
+
+def _fmt(x, digits=2, suffix=""):
+    if x is None:
+        return "—"
+    return ("%." + str(digits) + "f%s") % (x, suffix)
+
+
+def _cell(pair, attr, digits=2):
+    if pair is None:
+        return "—"
+    if pair.error:
+        return "failed"
+    return _fmt(pair.ratio(attr), digits, "×")
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    if not xs:
+        return None
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def goals(results, workloads):
+    """The speed goal, each part as (text, measured, target, ok or None)."""
+    def pair(w, c):
+        return results.get(w.name, {}).get(c)
+
+    def ok(p):
+        return p is not None and not p.error and p.runs
+
+    real = [w for w in workloads if w.real]
+    rows = []
+    ratios = {w.name: pair(w, "mscc").ratio("wall") for w in real if ok(pair(w, "mscc"))}
+    if real and len(ratios) == len(real):
+        g = geomean(ratios.values())
+        rows.append(("mscc wall time, geometric mean over the programs",
+                     _fmt(g, 2, "×"), "≤ %.2f×" % GOAL_GEOMEAN, g <= GOAL_GEOMEAN))
+    else:
+        rows.append(("mscc wall time, geometric mean over the programs", "—",
+                     "≤ %.2f×" % GOAL_GEOMEAN, None))
+    for w in real:
+        r = ratios.get(w.name)
+        rows.append(("mscc wall time, %s" % w.name, _fmt(r, 2, "×"), "≤ %.1f×" % GOAL_EACH,
+                     None if r is None else r <= GOAL_EACH))
+    for w in real:
+        m, v = pair(w, "mscc"), pair(w, "massif")
+        if ok(m) and ok(v):
+            speedup = v.med("wall") / m.med("wall")
+            rows.append(("speed-up over Massif, %s" % w.name, _fmt(speedup, 1, "×"),
+                         "≥ %.0f×" % GOAL_VS_MASSIF, speedup >= GOAL_VS_MASSIF))
+        else:
+            rows.append(("speed-up over Massif, %s" % w.name, "—", "≥ %.0f×" % GOAL_VS_MASSIF,
+                         None))
+    for w in real:
+        m, h = pair(w, "mscc"), pair(w, "heaptrack")
+        if ok(m) and ok(h):
+            speedup = h.med("wall") / m.med("wall")
+            rows.append(("speed-up over heaptrack, %s" % w.name, _fmt(speedup, 1, "×"),
+                         "> 1×", speedup > 1))
+        else:
+            why = " (heaptrack failed)" if h is not None and h.error else ""
+            rows.append(("speed-up over heaptrack, %s%s" % (w.name, why), "—", "> 1×", None))
+    d20 = results.get("micro-d20", {}).get("mscc")
+    ns = d20.med("nsPerPair") if ok(d20) else None
+    rows.append(("mscc ns per malloc/free pair at depth 20", _fmt(ns, 1, " ns"),
+                 "≤ %.0f ns" % GOAL_NS_D20, None if ns is None else ns <= GOAL_NS_D20))
+    rss = [pair(w, "mscc").ratio("rssKB") for w in real if ok(pair(w, "mscc"))]
+    worst = max(rss) if rss else None
+    rows.append(("mscc peak RSS, worst program", _fmt(worst, 2, "×"), "≤ %.1f×" % GOAL_RSS,
+                 None if worst is None else worst <= GOAL_RSS))
+    t1 = results.get("micro-t1", {}).get("mscc")
+    t8 = results.get("micro-t8", {}).get("mscc")
+    if ok(t1) and ok(t8) and t1.med("nsPerPair") and t8.med("nsPerPair"):
+        s = t8.med("nsPerPair") / t1.med("nsPerPair")
+        rows.append(("mscc per-pair cost, 8 threads / 1 thread", _fmt(s, 2, "×"),
+                     "≤ %.0f×" % GOAL_SCALING, s <= GOAL_SCALING))
+    else:
+        rows.append(("mscc per-pair cost, 8 threads / 1 thread", "—",
+                     "≤ %.0f×" % GOAL_SCALING, None))
+    return rows
+
+
+def markdown(meta, workloads, configs, results, correctness):
+    L = []
+    L.append("# massif-native benchmark")
+    L.append("")
+    L.append("%s; %s; runs=%d (median), warm-up=%d, A/B alternated with native; "
+             "%d CPUs; inputs: %s." % (meta["date"], meta["mode"], meta["runs"],
+                                       meta["warmup"], meta["cpus"], meta["sizes"]))
+    L.append("")
+    L.append("## Native baseline")
+    L.append("")
+    L.append("| workload | what | wall s | CPU s | peak RSS MB | ns/pair |")
+    L.append("|---|---|---:|---:|---:|---:|")
+    for w in workloads:
+        p = results.get(w.name, {}).get("native")
+        if p is None or p.error or not p.runs:
+            L.append("| %s | %s | failed | | | |" % (w.name, w.description))
+            continue
+        L.append("| %s | %s | %s | %s | %s | %s |" % (
+            w.name, w.description, _fmt(p.med("wall"), 3), _fmt(p.med("cpu"), 3),
+            _fmt(p.med("rssKB") / 1024, 1), _fmt(p.med("nsPerPair"), 1) if w.micro else ""))
+    others = [c for c in configs if c.name != "native"]
+    for title, attr in (("Wall time", "wall"), ("CPU time", "cpu"),
+                        ("Peak RSS", "rssKB")):
+        L.append("")
+        L.append("## %s, ratio to native" % title)
+        L.append("")
+        L.append("| workload | " + " | ".join(c.name for c in others) + " |")
+        L.append("|---|" + "---:|" * len(others))
+        for w in workloads:
+            L.append("| %s | " % w.name + " | ".join(
+                _cell(results.get(w.name, {}).get(c.name), attr) for c in others) + " |")
+    micro = [w for w in workloads if w.micro]
+    if micro:
+        L.append("")
+        L.append("## Microbenchmarks, ns per malloc/free pair")
+        L.append("")
+        L.append("Single-threaded: wall ns per pair. Threaded: core-ns per pair (wall "
+                 "time × min(threads, CPUs) / pairs), flat when threads do not serialize.")
+        L.append("")
+        L.append("| workload | " + " | ".join(c.name for c in configs) + " |")
+        L.append("|---|" + "---:|" * len(configs))
+        for w in micro:
+            cells = []
+            for c in configs:
+                p = results.get(w.name, {}).get(c.name)
+                cells.append("—" if p is None else "failed" if p.error else
+                             _fmt(p.med("nsPerPair"), 1))
+            L.append("| %s | " % w.name + " | ".join(cells) + " |")
+    L.append("")
+    L.append("## Goal (issue 7), mscc default options")
+    L.append("")
+    L.append("| criterion | measured | target | met |")
+    L.append("|---|---:|---:|---|")
+    for text, measured, target, ok in goals(results, workloads):
+        L.append("| %s | %s | %s | %s |" % (text, measured, target,
+                                            {True: "yes", False: "**no**", None: "n/a"}[ok]))
+    if correctness:
+        L.append("")
+        L.append("## Correctness: mscc profile vs Massif (%s)" % correctness[0]["options"])
+        L.append("")
+        L.append("| workload | profile | snapshots | peak snapshot | peak heap B | "
+                 "peak extra B | equal |")
+        L.append("|---|---|---:|---:|---:|---:|---|")
+        for r in correctness:
+            eq = {True: "yes", False: "**no**", None: "n/a"}[r["match"]]
+            for tool in ("massif", "mscc"):
+                s = r.get(tool)
+                if s:
+                    L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                        r["workload"], tool, s["snapshots"], s["peak_index"],
+                        s["peak_heap_B"], s["peak_extra_B"], eq))
+                else:
+                    L.append("| %s | %s | failed: %s | | | | %s |" % (
+                        r["workload"], tool, r.get(tool + "_error", "?"), eq))
+    failures = [(w.name, c.name, results[w.name][c.name].error) for w in workloads
+                for c in configs if results.get(w.name, {}).get(c.name) is not None
+                and results[w.name][c.name].error]
+    if failures or meta.get("build_failures"):
+        L.append("")
+        L.append("## Failures")
+        L.append("")
+        for prog, variant, why in meta.get("build_failures", []):
+            L.append("- build %s (%s): %s" % (prog, variant, why))
+        for w, c, why in failures:
+            L.append("- %s / %s: %s" % (w, c, why.replace("|", "\\|")))
+    L.append("")
+    L.append("Configurations: " + "; ".join("`%s` %s" % (c.name, c.description)
+                                             for c in configs) + ".")
+    L.append("")
+    return "\n".join(L)
+
+
+def toJson(meta, workloads, configs, results, correctness):
+    out = {"meta": meta, "workloads": {}, "correctness": correctness,
+           "goal": [{"criterion": t, "measured": m, "target": g, "met": ok}
+                    for t, m, g, ok in goals(results, workloads)]}
+    for w in workloads:
+        row = {}
+        for c in configs:
+            p = results.get(w.name, {}).get(c.name)
+            if p is None:
+                continue
+            row[c.name] = {
+                "error": p.error,
+                "wall_s": [r.wall for r in p.runs],
+                "cpu_s": [r.cpu for r in p.runs],
+                "rss_kb": [r.rssKB for r in p.runs],
+                "ns_per_pair": [r.nsPerPair for r in p.runs] if w.micro else None,
+                "native_wall_s": [r.wall for r in p.native],
+                "native_cpu_s": [r.cpu for r in p.native],
+                "native_rss_kb": [r.rssKB for r in p.native],
+                "wall_ratio": None if p.error else p.ratio("wall"),
+                "cpu_ratio": None if p.error else p.ratio("cpu"),
+                "rss_ratio": None if p.error else p.ratio("rssKB"),
+            }
+        out["workloads"][w.name] = {"description": w.description, "micro": w.micro,
+                                    "results": row}
+    return json.dumps(out, indent=1, sort_keys=True)
