@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string>
 #include <unistd.h>
@@ -111,10 +112,9 @@ std::string readAll(int Fd) {
 }
 
 TEST(OutFileTest, SinkBuffersAndWritesEverythingInOrder) {
-  char Path[] = "/tmp/massif-sink-XXXXXX";
-  int Fd = mkstemp(Path);
-  ASSERT_GE(Fd, 0);
-  unlink(Path);
+  FILE *Tmp = tmpfile();
+  ASSERT_NE(Tmp, nullptr);
+  int Fd = fileno(Tmp);
   char Buf[16];
   FdSink Out(Fd, Buf, sizeof(Buf));
   Sink S = Out.sink();
@@ -129,7 +129,7 @@ TEST(OutFileTest, SinkBuffersAndWritesEverythingInOrder) {
   Expected += Big;
   ASSERT_TRUE(Out.flush());
   EXPECT_EQ(readAll(Fd), Expected);
-  close(Fd);
+  fclose(Tmp);
 }
 
 TEST(OutFileTest, SinkReportsTheWriteError) {
