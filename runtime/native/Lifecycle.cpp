@@ -246,7 +246,7 @@ bool native::prepareEvent(ThreadState &T) {
   if (!ensureInitialised())
     return false;
   if (!T.StackKnown) {
-    T.StackHi = findStackHi();
+    findStackBounds(T.StackLo, T.StackHi);
     T.StackKnown = true;
   }
   return true;

@@ -20,7 +20,7 @@ using namespace massif;
 using namespace massif::native;
 
 __thread ThreadState native::TheThread __attribute__((tls_model(
-    "initial-exec"))) = {false, false, 0, nullptr};
+    "initial-exec"))) = {false, false, 0, 0, nullptr};
 
 uint32_t native::TheState = StateUninitialised;
 
@@ -48,7 +48,7 @@ static size_t libcUsableSize(void *P) {
 
 static StackId captureAndIntern(ThreadState &T, const void *EntryFrame) {
   uint64_t Pcs[MaxCapturedFrames];
-  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackHi};
+  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi};
   uint32_t N = captureStack(Start, Pcs, TheModel.CaptureMax);
   return TheModel.Depot->intern(Pcs, N);
 }

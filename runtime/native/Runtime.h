@@ -50,7 +50,8 @@ namespace native {
 /// Per-thread state, in initial-exec TLS (no allocation on first access).
 struct ThreadState {
   bool InRuntime;          ///< recursion guard: forward everything to glibc
-  bool StackKnown;         ///< StackHi has been looked up
+  bool StackKnown;         ///< the stack bounds have been looked up
+  uintptr_t StackLo;       ///< lowest address of this thread's stack
   uintptr_t StackHi;       ///< one past the top of this thread's stack
   const void *ResumeFrame; ///< see UnwindStart::ResumeFrame
 };

@@ -48,28 +48,39 @@ uint32_t native::walkFramePointers(const void *Fp, uintptr_t StackHi,
   return N;
 }
 
+static bool onStack(const UnwindStart &Start, const void *Frame) {
+  uintptr_t F = (uintptr_t)Frame;
+  return F >= Start.StackLo && F < Start.StackHi;
+}
+
 uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
                               uint32_t Max) {
   if (Max == 0)
     return 0;
+  // Bounds that do not contain the entry frame say nothing about the frames
+  // above it: trust only the first.
+  uintptr_t Hi = onStack(Start, Start.EntryFrame) ? Start.StackHi : 0;
   if (!Start.ResumeFrame)
-    return walkFramePointers(Start.EntryFrame, Start.StackHi, Pcs, Max);
+    return walkFramePointers(Start.EntryFrame, Hi, Pcs, Max);
   // Frame 0 is the return address into the library function that called
   // malloc; its callers up to the entry point are skipped.
   const uintptr_t *Words = (const uintptr_t *)Start.EntryFrame;
   Pcs[0] = Words[1] - 1;
-  return 1 + walkFramePointers(Start.ResumeFrame, Start.StackHi, Pcs + 1,
-                               Max - 1);
+  if (!onStack(Start, Start.ResumeFrame))
+    return 1;
+  return 1 + walkFramePointers(Start.ResumeFrame, Hi, Pcs + 1, Max - 1);
 }
 
-uintptr_t native::findStackHi() {
+void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
   pthread_attr_t Attr;
-  uintptr_t Hi = 0;
+  Lo = Hi = 0;
   if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
     void *Addr = nullptr;
     size_t SizeB = 0;
-    if (pthread_attr_getstack(&Attr, &Addr, &SizeB) == 0)
+    if (pthread_attr_getstack(&Attr, &Addr, &SizeB) == 0) {
+      Lo = (uintptr_t)Addr;
       Hi = (uintptr_t)Addr + SizeB;
+    }
     pthread_attr_destroy(&Attr);
   }
   // The main thread's frames all lie below its initial stack pointer, which
@@ -78,7 +89,12 @@ uintptr_t native::findStackHi() {
   if (Hi == 0 && MainHi != 0) {
     uintptr_t Here = (uintptr_t)__builtin_frame_address(0);
     if (Here < MainHi)
-      Hi = MainHi;
+      Hi = MainHi; // Lo stays 0: below the current frame nothing is read
   }
+}
+
+uintptr_t native::findStackHi() {
+  uintptr_t Lo, Hi;
+  findStackBounds(Lo, Hi);
   return Hi;
 }

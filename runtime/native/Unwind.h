@@ -36,8 +36,10 @@ struct UnwindStart {
   /// address into the library function) the walk resumes here, skipping the
   /// library's frames, which may lack frame pointers. Null otherwise.
   const void *ResumeFrame;
-  /// One past the highest address of the current thread's stack; frame
-  /// pointers at or above it end the walk.
+  /// The current thread's stack: [StackLo, StackHi). Frame pointers at or
+  /// above StackHi end the walk; an entry frame outside the range (a signal
+  /// handler on an alternate stack) is trusted for its first frame only.
+  uintptr_t StackLo;
   uintptr_t StackHi;
 };
 
@@ -52,9 +54,12 @@ uint32_t walkFramePointers(const void *Fp, uintptr_t StackHi, uint64_t *Pcs,
 /// Captures the stack described by Start into Pcs[0..Max).
 uint32_t captureStack(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max);
 
-/// One past the highest address of the calling thread's stack, or 0 when it
-/// cannot be found. May allocate (pthread_getattr_np): call it with the
-/// recursion guard set, once per thread.
+/// Finds the calling thread's stack, [Lo, Hi); Hi is 0 when it cannot be
+/// found. May allocate (pthread_getattr_np): call it with the recursion
+/// guard set, once per thread.
+void findStackBounds(uintptr_t &Lo, uintptr_t &Hi);
+
+/// One past the highest address of the calling thread's stack, or 0.
 uintptr_t findStackHi();
 
 } // namespace native

@@ -137,14 +137,32 @@ TEST(UnwindTest, ResumeFrameSkipsTheLibraryFrames) {
   Resume.Words[1] = 0x6001;
   Resume.Words[2] = 0;
   Resume.Words[3] = 0x6101;
+  // Both fake stacks stand inside one stack of unknown extent.
   UnwindStart Start = {(const void *)Entry.at(0), (const void *)Resume.at(0),
-                       Resume.hi()};
+                       0, ~(uintptr_t)0};
   uint64_t Out[8];
   uint32_t N = captureStack(Start, Out, 8);
   ASSERT_EQ(N, 3u);
   EXPECT_EQ(Out[0], 0x4000u);
   EXPECT_EQ(Out[1], 0x6000u);
   EXPECT_EQ(Out[2], 0x6100u);
+}
+
+TEST(UnwindTest, EntryFrameOffTheThreadStackTrustsOnlyTheFirstFrame) {
+  // As for a signal handler on an alternate stack: the bounds found for the
+  // thread do not contain the frames, so nothing beyond the first is read.
+  FakeStack S;
+  S.Words[0] = S.at(1);
+  S.Words[1] = 0x7001;
+  S.Words[2] = 0;
+  S.Words[3] = 0x8001;
+  uint64_t Out[8];
+  UnwindStart Off = {(const void *)S.at(0), nullptr, S.hi() + 4096,
+                     S.hi() + 8192};
+  EXPECT_EQ(captureStack(Off, Out, 8), 1u);
+  EXPECT_EQ(Out[0], 0x7000u);
+  UnwindStart On = {(const void *)S.at(0), nullptr, S.at(0), S.hi()};
+  EXPECT_EQ(captureStack(On, Out, 8), 2u);
 }
 
 } // namespace
