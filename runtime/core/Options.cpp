@@ -447,11 +447,11 @@ size_t formatValgrindFixed2(double V, char *Buf) {
 
 namespace {
 
-/// One help entry: "    <usage><pad><help> [<default>]", wrapped at 79
+/// One help entry: "    <usage><pad><help> [<default>]", wrapped at 78
 /// columns with continuation lines under the help column.
 void writeHelpRow(const Sink &Out, const char *Usage, const char *Help,
                   const char *Default) {
-  constexpr size_t HelpColumn = 30, Width = 79;
+  constexpr size_t HelpColumn = 30, Width = 78;
   char Line[256];
   FixedText T(Line, sizeof(Line));
   T.add("    ").add(Usage);

@@ -131,7 +131,7 @@ const Node *StackDepot::Impl::find(Node *From, Node *Until, uint64_t Hash,
                                    uint32_t NumPcs) const {
   for (const Node *N = From; N && N != Until; N = loadAcquire(&N->Next))
     if (N->Hash == Hash && N->NumPcs == NumPcs &&
-        memcmp(N->Pcs, Pcs, NumPcs * sizeof(uint64_t)) == 0)
+        (NumPcs == 0 || memcmp(N->Pcs, Pcs, NumPcs * sizeof(uint64_t)) == 0))
       return N;
   return nullptr;
 }
@@ -170,7 +170,8 @@ StackId StackDepot::intern(const uint64_t *Pcs, uint32_t NumPcs) {
     return 0;
   N->Hash = Hash;
   N->NumPcs = NumPcs;
-  memcpy(N->Pcs, Pcs, NumPcs * sizeof(uint64_t));
+  if (NumPcs)
+    memcpy(N->Pcs, Pcs, NumPcs * sizeof(uint64_t));
   N->Id = __atomic_fetch_add(&P->NextId, 1, __ATOMIC_RELAXED);
   if (!P->publish(N->Id, N))
     return 0;

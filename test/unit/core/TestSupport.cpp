@@ -1,0 +1,129 @@
+//===- TestSupport.cpp - Fakes for driving the core model in tests --------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace massif {
+namespace test {
+
+Allocator CountingAllocator::get() {
+  return Allocator{
+      [](void *Ctx, size_t SizeB) -> void * {
+        static_cast<CountingAllocator *>(Ctx)->LiveB += int64_t(SizeB);
+        return calloc(1, SizeB ? SizeB : 1);
+      },
+      [](void *Ctx, void *P, size_t SizeB) {
+        static_cast<CountingAllocator *>(Ctx)->LiveB -= int64_t(SizeB);
+        free(P);
+      },
+      this};
+}
+
+Sink StringSink::get() {
+  return Sink{[](void *Ctx, const char *Data, size_t Len) {
+                auto *S = static_cast<StringSink *>(Ctx);
+                if (S->Fail)
+                  return false;
+                S->Text.append(Data, Len);
+                return true;
+              },
+              this};
+}
+
+Symbolizer FakeSymbolizer::get() { return Symbolizer{describe, this}; }
+
+uint32_t FakeSymbolizer::describe(void *Ctx, uint64_t Pc, FrameInfo *Out,
+                                  uint32_t Max) {
+  auto *Self = static_cast<FakeSymbolizer *>(Ctx);
+  ++Self->Calls;
+  if (Max == 0)
+    return 0;
+  auto It = Self->Table.find(Pc);
+  if (It == Self->Table.end()) {
+    Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    return 1;
+  }
+  uint32_t N = 0;
+  for (const FakeFrame &F : It->second) {
+    if (N == Max)
+      break;
+    auto Str = [](const std::string &S) {
+      return S.empty() ? nullptr : S.c_str();
+    };
+    Out[N++] = FrameInfo{Str(F.Function), Str(F.File), F.Line, Str(F.Object)};
+  }
+  return N;
+}
+
+Options parseOptions(const std::string &Args, const Allocator &A) {
+  Options O;
+  OptionError E;
+  EXPECT_NE(parseOptionString(O, Args.c_str(), A, E), ParseResult::Error)
+      << E.Text;
+  return O;
+}
+
+ProfileRig::ProfileRig(const std::string &Args, uint64_t *ClockValue)
+    : ClockValue(ClockValue) {
+  Allocator A = Memory.get();
+  Opts = parseOptions(Args, A);
+  Depot.init(A);
+  Clock C{ClockValue ? readClock : nullptr, this};
+  EXPECT_TRUE(Prof.init(Opts, A, Depot, Sym.get(), C));
+}
+
+ProfileRig::~ProfileRig() = default;
+
+uint64_t ProfileRig::readClock(void *Ctx) {
+  return *static_cast<ProfileRig *>(Ctx)->ClockValue;
+}
+
+std::string ProfileRig::write(const std::vector<std::string> &Cmd) {
+  std::vector<const char *> Argv;
+  for (const std::string &S : Cmd)
+    Argv.push_back(S.c_str());
+  StringSink Out;
+  EXPECT_TRUE(Prof.write(Out.get(), RunInfo{Argv.data(), uint32_t(Argv.size())}));
+  return Out.Text;
+}
+
+std::vector<std::string> lines(const std::string &Text) {
+  std::vector<std::string> L;
+  std::istringstream In(Text);
+  std::string Line;
+  while (std::getline(In, Line))
+    L.push_back(Line);
+  return L;
+}
+
+std::vector<std::string> snapshotSummaries(const std::string &Text) {
+  std::vector<std::string> Out;
+  std::string Cur;
+  for (const std::string &L : lines(Text)) {
+    auto Value = [&](const char *Key) {
+      return L.compare(0, strlen(Key), Key) == 0 ? L.substr(strlen(Key))
+                                                 : std::string();
+    };
+    for (const char *Key : {"time=", "mem_heap_B=", "mem_heap_extra_B=",
+                            "mem_stacks_B="}) {
+      if (L.compare(0, strlen(Key), Key) == 0)
+        Cur += Value(Key) + " ";
+    }
+    if (L.compare(0, 10, "heap_tree=") == 0) {
+      Out.push_back(Cur + L.substr(10));
+      Cur.clear();
+    }
+  }
+  return Out;
+}
+
+} // namespace test
+} // namespace massif
