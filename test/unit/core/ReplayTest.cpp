@@ -61,7 +61,7 @@ struct SiteMap {
         // Further outward, as glibc 2.36 has them; never printed.
         Sym.add(0x487C304, {FakeFrame{"__libc_start_main@@GLIBC_2.34",
                                       "libc-start.c", 360, ""}});
-        Sym.add(0x1090A0, {FakeFrame{"_start", "", 0, "/tmp/replay"}});
+        Sym.add(0x1090A0, {FakeFrame{"_start", "", 0, "replay"}});
         BelowMain = {Pc, 0x487C304, 0x1090A0};
         continue;
       }
