@@ -1,0 +1,34 @@
+//===- OutputBuffer.cpp - A buffered writer for stdout --------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// write(2) loop for OutputBuffer: retries interrupted and partial writes;
+// on any other error the rest of the output is dropped, as a Perl print
+// to a broken stream would be.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OutputBuffer.h"
+
+#include <cerrno>
+#include <unistd.h>
+
+namespace msprint {
+
+void OutputBuffer::flush() {
+  const char *P = Buffer.data();
+  size_t Left = Buffer.size();
+  while (Left > 0) {
+    ssize_t N = ::write(Fd, P, Left);
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    P += N;
+    Left -= size_t(N);
+  }
+  Buffer.clear();
+}
+
+} // namespace msprint
