@@ -10,7 +10,7 @@ import shutil
 import lit.formats
 
 config.name = "massif-native"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.excludes = ["Inputs", "corpus", "corpus-src", "vg-programs"]
 config.test_source_root = os.path.dirname(__file__)

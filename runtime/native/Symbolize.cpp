@@ -90,6 +90,46 @@ const char *baseName(const char *Path) {
 
 const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
 
+/// The file name as Valgrind prints it: the name entry of the line table,
+/// without the include directory it is relative to (so "src/a.c" when the
+/// compiler recorded directory "/proj" and name "src/a.c"). libdw hands out
+/// the two joined; the longest directory of the unit that prefixes the
+/// joined path is taken off again.
+const char *lineTableName(Dwarf_Die *Cu, const char *Path) {
+  if (!Path)
+    return nullptr;
+  Dwarf_Files *Files;
+  size_t NumFiles;
+  const char *const *Dirs;
+  size_t NumDirs;
+  if (!Cu || dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0 ||
+      dwarf_getsrcdirs(Files, &Dirs, &NumDirs) != 0)
+    return baseName(Path);
+  const char *Best = Path; // an absolute name entry is printed whole
+  {
+    const char *CompDir = NumDirs > 0 ? Dirs[0] : nullptr;
+    for (size_t I = 0; I < NumDirs; ++I) {
+      const char *Dir = Dirs[I];
+      if (!Dir || !*Dir)
+        continue;
+      const char *Rest = nullptr;
+      size_t Len = strlen(Dir);
+      if (strncmp(Path, Dir, Len) == 0 && Path[Len] == '/') {
+        Rest = Path + Len + 1;
+      } else if (Dir[0] != '/' && CompDir) { // relative to the unit's dir
+        size_t CompLen = strlen(CompDir);
+        if (strncmp(Path, CompDir, CompLen) == 0 && Path[CompLen] == '/' &&
+            strncmp(Path + CompLen + 1, Dir, Len) == 0 &&
+            Path[CompLen + 1 + Len] == '/')
+          Rest = Path + CompLen + 1 + Len + 1;
+      }
+      if (Rest && strlen(Rest) < strlen(Best))
+        Best = Rest;
+    }
+  }
+  return Best;
+}
+
 /// The source file of a DW_AT_call_file index in the CU of Cu.
 const char *callFile(Dwarf_Die *Cu, Dwarf_Die *Inlined) {
   Dwarf_Attribute Attr;
@@ -200,7 +240,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
     int LineNo = 0;
     const char *Src = dwarf_linesrc(L, nullptr, nullptr);
     if (Src && dwarf_lineno(L, &LineNo) == 0 && LineNo > 0) {
-      File = copyName(baseName(Src));
+      File = copyName(lineTableName(Cu, Src));
       Line = (uint32_t)LineNo;
     }
   }
@@ -223,7 +263,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
     Out[N++] = FrameInfo{copyName(dwarf_diename(&Scopes[I])), File, Line,
                          Object};
     const char *CallFile = callFile(Cu, &Scopes[I]);
-    File = CallFile ? copyName(baseName(CallFile)) : nullptr;
+    File = CallFile ? copyName(lineTableName(Cu, CallFile)) : nullptr;
     Line = File ? callLine(&Scopes[I]) : 0;
   }
   // The out-of-line function, by its ELF symbol like Valgrind; its DWARF

@@ -12,8 +12,10 @@ void *mid(size_t n) { return leaf(n); }
 int main(void) {
   for (int i = 0; i < 40; i++)
     keep[i] = (i % 3) ? leaf(100 + 10 * i) : mid(2000);
-  for (int i = 0; i < 40; i += 2)
+  for (int i = 0; i < 40; i += 2) {
     free(keep[i]);
+    keep[i] = 0;
+  }
   for (int i = 0; i < 20; i++)
     keep[40 + i] = malloc(64);
   for (int i = 0; i < 60; i++)

@@ -24,10 +24,10 @@ static void handler() {
 }
 
 int main() {
-  Keep[0] = new int[25]; // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main (cxx-entry.cpp:[[@LINE]])
-  Keep[1] = new Wide; // CHECK-DAG: {{^ }}n0: 192 0x{{[0-9A-F]+}}: main (cxx-entry.cpp:[[@LINE]])
-  Keep[2] = new (std::nothrow) char[7]; // CHECK-DAG: {{^ }}n0: 7 0x{{[0-9A-F]+}}: main (cxx-entry.cpp:[[@LINE]])
-  delete new long; // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main (cxx-entry.cpp:[[@LINE]])
+  Keep[0] = new int[25]; // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main ({{.*}}cxx-entry.cpp:[[@LINE]])
+  Keep[1] = new Wide; // CHECK-DAG: {{^ }}n0: 192 0x{{[0-9A-F]+}}: main ({{.*}}cxx-entry.cpp:[[@LINE]])
+  Keep[2] = new (std::nothrow) char[7]; // CHECK-DAG: {{^ }}n0: 7 0x{{[0-9A-F]+}}: main ({{.*}}cxx-entry.cpp:[[@LINE]])
+  delete new long; // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main ({{.*}}cxx-entry.cpp:[[@LINE]])
   std::set_new_handler(handler);
   try {
     Keep[3] = new char[Huge];
@@ -38,7 +38,7 @@ int main() {
   Keep[4] = new (std::nothrow) char[Huge];
   std::printf("nothrow gave %s\n", Keep[4] ? "memory" : "null");
   // STDOUT: nothrow gave null
-  Keep[5] = new char[3]; // CHECK-DAG: {{^ }}n0: 3 0x{{[0-9A-F]+}}: main (cxx-entry.cpp:[[@LINE]])
+  Keep[5] = new char[3]; // CHECK-DAG: {{^ }}n0: 3 0x{{[0-9A-F]+}}: main ({{.*}}cxx-entry.cpp:[[@LINE]])
   delete[] new char[1];
   return 0;
 }

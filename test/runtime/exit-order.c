@@ -11,17 +11,17 @@
 static void *keep[4];
 
 static void atExitHandler(void) {
-  keep[1] = malloc(4321); // CHECK-DAG: {{^ }}n{{[0-9]+}}: 4321 0x{{[0-9A-F]+}}: atExitHandler (exit-order.c:[[@LINE]])
+  keep[1] = malloc(4321); // CHECK-DAG: {{^ }}n{{[0-9]+}}: 4321 0x{{[0-9A-F]+}}: atExitHandler ({{.*}}exit-order.c:[[@LINE]])
 }
 
 __attribute__((destructor)) static void destructor(void) {
-  keep[2] = malloc(1234); // CHECK-DAG: {{^ }}n{{[0-9]+}}: 1234 0x{{[0-9A-F]+}}: destructor (exit-order.c:[[@LINE]])
+  keep[2] = malloc(1234); // CHECK-DAG: {{^ }}n{{[0-9]+}}: 1234 0x{{[0-9A-F]+}}: destructor ({{.*}}exit-order.c:[[@LINE]])
   free(malloc(1));
 }
 
 int main(void) {
   atexit(atExitHandler);
-  keep[0] = malloc(100); // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main (exit-order.c:[[@LINE]])
+  keep[0] = malloc(100); // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main ({{.*}}exit-order.c:[[@LINE]])
   return 0;
 }
 // CHECK-DAG: mem_heap_B=5655

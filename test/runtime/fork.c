@@ -16,16 +16,16 @@ static void *keep[4];
 
 int main(void) {
   setenv("WHO", "parent", 1);
-  keep[0] = malloc(1000); // BOTH-DAG: {{^ }}n0: 1000 0x{{[0-9A-F]+}}: main (fork.c:[[@LINE]])
+  keep[0] = malloc(1000); // BOTH-DAG: {{^ }}n0: 1000 0x{{[0-9A-F]+}}: main ({{.*}}fork.c:[[@LINE]])
   pid_t Pid = fork();
   if (Pid == 0) {
     setenv("WHO", "child", 1);
-    keep[1] = malloc(222); // CHILD-DAG: {{^ }}n0: 222 0x{{[0-9A-F]+}}: main (fork.c:[[@LINE]])
+    keep[1] = malloc(222); // CHILD-DAG: {{^ }}n0: 222 0x{{[0-9A-F]+}}: main ({{.*}}fork.c:[[@LINE]])
     free(malloc(1));
     return 0;
   }
   waitpid(Pid, NULL, 0);
-  keep[2] = malloc(333); // PARENT-DAG: {{^ }}n0: 333 0x{{[0-9A-F]+}}: main (fork.c:[[@LINE]])
+  keep[2] = malloc(333); // PARENT-DAG: {{^ }}n0: 333 0x{{[0-9A-F]+}}: main ({{.*}}fork.c:[[@LINE]])
   free(malloc(1));
   return 0;
 }

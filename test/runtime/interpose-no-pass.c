@@ -15,25 +15,25 @@
 static void *keep[16];
 
 int main(void) {
-  keep[0] = malloc(100); // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[1] = calloc(10, 30); // CHECK-DAG: {{^ }}n0: 300 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[2] = realloc(NULL, 50); // CHECK-DAG: {{^ }}n0: 50 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[3] = malloc(40); // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[3] = realloc(keep[3], 400); // CHECK-DAG: {{^ }}n0: 400 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  void *gone = malloc(77); // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
+  keep[0] = malloc(100); // CHECK-DAG: {{^ }}n0: 100 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[1] = calloc(10, 30); // CHECK-DAG: {{^ }}n0: 300 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[2] = realloc(NULL, 50); // CHECK-DAG: {{^ }}n0: 50 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[3] = malloc(40); // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[3] = realloc(keep[3], 400); // CHECK-DAG: {{^ }}n0: 400 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  void *gone = malloc(77); // CHECK-DAG: {{^ }}n0: 0 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
   if (realloc(gone, 0) != NULL)
     return 2;
-  if (posix_memalign(&keep[4], 64, 64)) // CHECK-DAG: {{^ }}n0: 64 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
+  if (posix_memalign(&keep[4], 64, 64)) // CHECK-DAG: {{^ }}n0: 64 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
     return 3;
-  keep[5] = aligned_alloc(32, 96); // CHECK-DAG: {{^ }}n0: 96 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[6] = memalign(128, 128); // CHECK-DAG: {{^ }}n0: 128 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[7] = valloc(4000); // CHECK-DAG: {{^ }}n0: 4000 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
-  keep[8] = reallocarray(NULL, 3, 11); // CHECK-DAG: {{^ }}n0: 33 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
+  keep[5] = aligned_alloc(32, 96); // CHECK-DAG: {{^ }}n0: 96 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[6] = memalign(128, 128); // CHECK-DAG: {{^ }}n0: 128 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[7] = valloc(4000); // CHECK-DAG: {{^ }}n0: 4000 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
+  keep[8] = reallocarray(NULL, 3, 11); // CHECK-DAG: {{^ }}n0: 33 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
   free(NULL);
-  keep[9] = calloc(SIZE_MAX / 2, 4); // NEVER-NOT: (interpose-no-pass.c:[[@LINE]])
+  keep[9] = calloc(SIZE_MAX / 2, 4); // NEVER-NOT: ({{.*}}interpose-no-pass.c:[[@LINE]])
   if (keep[9])
     return 4;
-  keep[10] = malloc(1); // CHECK-DAG: {{^ }}n0: 1 0x{{[0-9A-F]+}}: main (interpose-no-pass.c:[[@LINE]])
+  keep[10] = malloc(1); // CHECK-DAG: {{^ }}n0: 1 0x{{[0-9A-F]+}}: main ({{.*}}interpose-no-pass.c:[[@LINE]])
   return 0;
 }
 // The final snapshot holds the sum of the live blocks' requested sizes.

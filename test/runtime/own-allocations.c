@@ -16,7 +16,7 @@ __attribute__((noinline)) static void *wrapper(size_t SizeB) {
 
 int main(void) {
   for (int I = 0; I < 300; ++I)
-    keep[I] = wrapper(10 + I); // LAST: {{^ }}n0: 47850 0x{{[0-9A-F]+}}: main (own-allocations.c:[[@LINE]])
+    keep[I] = wrapper(10 + I); // LAST: {{^ }}n0: 47850 0x{{[0-9A-F]+}}: main ({{.*}}own-allocations.c:[[@LINE]])
   return 0;
 }
 // CHECK-NOT: libdw

@@ -16,12 +16,12 @@
 static char *keep[2];
 
 __attribute__((noinline)) void copy(void) {
-  keep[0] = strdup("twenty-nine characters long!"); // CHECK-DAG: {{^  }}n1: 29 0x{{[0-9A-F]+}}: copy (strdup-entry.c:[[@LINE]])
-  keep[1] = strndup("abcdefgh", 4); // CHECK-DAG: {{^  }}n1: 5 0x{{[0-9A-F]+}}: copy (strdup-entry.c:[[@LINE]])
+  keep[0] = strdup("twenty-nine characters long!"); // CHECK-DAG: {{^  }}n1: 29 0x{{[0-9A-F]+}}: copy ({{.*}}strdup-entry.c:[[@LINE]])
+  keep[1] = strndup("abcdefgh", 4); // CHECK-DAG: {{^  }}n1: 5 0x{{[0-9A-F]+}}: copy ({{.*}}strdup-entry.c:[[@LINE]])
 }
 
 int main(void) {
-  copy(); // CHECK-DAG: {{^   }}n0: {{29|5}} 0x{{[0-9A-F]+}}: main (strdup-entry.c:[[@LINE]])
+  copy(); // CHECK-DAG: {{^   }}n0: {{29|5}} 0x{{[0-9A-F]+}}: main ({{.*}}strdup-entry.c:[[@LINE]])
   free(malloc(8));
   return 0;
 }

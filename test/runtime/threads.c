@@ -16,7 +16,7 @@ static void *worker(void *Arg) {
   void **Kept = Arg;
   int N = 0;
   for (int I = 0; I < Rounds; ++I) {
-    void *P = malloc(16 + I % 32); // CHECK: {{^ }}n{{[0-9]+}}: 5904 0x{{[0-9A-F]+}}: worker (threads.c:[[@LINE]])
+    void *P = malloc(16 + I % 32); // CHECK: {{^ }}n{{[0-9]+}}: 5904 0x{{[0-9A-F]+}}: worker ({{.*}}threads.c:[[@LINE]])
     if (I % KeepEvery == 0)
       Kept[N++] = P;
     else
