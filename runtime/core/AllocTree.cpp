@@ -23,6 +23,7 @@ bool AllocTree::init(const Allocator &Alloc) {
   if (!Values || !Class || !Stacks || !EntryOf)
     return false;
   Class[NoEntry] = entry_class::Ignored;
+  EntryOf[0] = NoEntry; // stack 0: no stack could be captured
   NumEntries = 2;
   return true;
 }

@@ -57,14 +57,17 @@ public:
 
   bool init(const Allocator &A);
 
+  /// The entry of Stack if it has one (NoEntry for stack 0), else 0.
+  uint32_t find(StackId Stack) const {
+    return Stack < StackCap ? EntryOf[Stack] : 0;
+  }
+
   /// The entry of Stack, created (unclassified) at first sight. Returns 0
   /// when memory is exhausted. Created reports whether it is new.
   uint32_t entryOf(StackId Stack, bool &Created) {
     Created = false;
-    if (Stack == 0)
-      return NoEntry;
-    if (Stack < StackCap && EntryOf[Stack])
-      return EntryOf[Stack];
+    if (uint32_t E = find(Stack))
+      return E;
     return create(Stack, Created);
   }
 

@@ -51,6 +51,16 @@ bool keepList(const Allocator &A, StringList &L) {
 
 } // namespace
 
+uint32_t Profile::Impl::createEntry(StackId Stack) {
+  bool Created;
+  uint32_t E = Tree.entryOf(Stack, Created);
+  if (!E)
+    return AllocTree::NoEntry; // out of memory: charged to nothing
+  if (Created && EagerClassify)
+    classify(E);
+  return E;
+}
+
 void Profile::Impl::classify(uint32_t E) {
   uint32_t NumPcs = 0;
   const uint64_t *Pcs =
@@ -98,12 +108,7 @@ void Profile::startup() {
 void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
                       StackId Stack) {
   Impl &I = *P;
-  uint32_t E = AllocTree::NoEntry;
-  if (I.Opts.Heap) {
-    E = I.entryFor(Stack);
-    if (!E)
-      E = AllocTree::NoEntry;
-  }
+  uint32_t E = I.Opts.Heap ? I.entryFor(Stack) : AllocTree::NoEntry;
   if (!I.Blocks.insert(BlockRecord{Addr, ReqB, SlopB, E}))
     return; // out of memory: the block stays unknown, like a foreign one
   if (I.ignored(E))
@@ -161,8 +166,6 @@ bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
   uint32_t E = OldE;
   if (I.Opts.Heap) {
     uint32_t NewE = I.entryFor(Stack);
-    if (!NewE)
-      NewE = AllocTree::NoEntry;
     // The realloc's own stack always receives the new size.
     I.Tree.Values[NewE] += NewReqB;
     if (!Ignored && !I.ignored(NewE)) {

@@ -60,14 +60,13 @@ struct Profile::Impl {
   }
 
   /// The entry for Stack, classified at first sight when names decide
-  /// what is ignored. 0 only when memory is exhausted.
+  /// what is ignored. NoEntry when memory is exhausted.
   uint32_t entryFor(StackId Stack) {
-    bool Created;
-    uint32_t E = Tree.entryOf(Stack, Created);
-    if (Created && EagerClassify)
-      classify(E);
-    return E;
+    if (uint32_t E = Tree.find(Stack))
+      return E;
+    return createEntry(Stack);
   }
+  uint32_t createEntry(StackId Stack);
   void classify(uint32_t E);
   bool ignored(uint32_t E) const {
     return entry_class::isIgnored(Tree.Class[E]);
