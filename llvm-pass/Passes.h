@@ -1,0 +1,90 @@
+//===- Passes.h - The passes of the massif plugin ---------------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The plugin is a few small module passes, each in its own file, plus one
+// pass (MassifPass, "massif") that runs them all in the right order; that is
+// the one clang runs for -fpass-plugin. Each pass is a thin PassInfoMixin
+// over a worker function, so MassifPass can check the module once and then
+// call the workers directly. Every pass is required: it runs at -O0 too and
+// on optnone functions, because a profile must not depend on -O level.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_LLVM_PASS_PASSES_H
+#define MASSIF_LLVM_PASS_PASSES_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace massif {
+
+/// The functions -massif-only-functions lets the pass instrument (by IR,
+/// i.e. mangled, name); all of them when the option is empty.
+class FunctionFilter {
+public:
+  /// The filter given on the command line (-massif-only-functions=f,g).
+  static FunctionFilter fromCommandLine();
+  /// A filter from a comma-separated list; empty means every function.
+  static FunctionFilter fromList(llvm::StringRef List);
+
+  /// Whether \p F may be instrumented.
+  bool allows(const llvm::Function &F) const;
+
+private:
+  llvm::StringSet<> Names;
+};
+
+/// If \p M is (part of) the massif runtime -- it defines the ABI version
+/// symbol or a function with the __massif_ prefix -- reports an error
+/// through \p M's LLVMContext and returns true; the caller must then leave
+/// \p M alone. Otherwise returns false.
+bool refuseRuntimeModule(llvm::Module &M);
+
+/// Redirects direct calls to allocation functions to the runtime's
+/// __massif_* entry points. Returns whether \p M changed.
+bool rewriteAllocCalls(llvm::Module &M, const FunctionFilter &Filter);
+
+/// Forces frame pointers in every function defined in \p M.
+bool forceFramePointers(llvm::Module &M);
+
+/// Makes \p M reference the runtime's ABI version symbol, so that linking it
+/// against a missing or mismatched runtime fails. Returns whether \p M
+/// changed (it does not if \p M defines no function, or already has the
+/// reference).
+bool addVersionReference(llvm::Module &M);
+
+/// "massif-alloc": rewriteAllocCalls.
+struct AllocRewritePass : llvm::PassInfoMixin<AllocRewritePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif-frame-pointers": forceFramePointers.
+struct FramePointersPass : llvm::PassInfoMixin<FramePointersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif-version": addVersionReference.
+struct VersionCheckPass : llvm::PassInfoMixin<VersionCheckPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif": every pass above, after checking once that the module is not
+/// the runtime. This is what -fpass-plugin runs.
+struct MassifPass : llvm::PassInfoMixin<MassifPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace massif
+
+#endif // MASSIF_LLVM_PASS_PASSES_H
