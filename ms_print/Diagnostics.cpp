@@ -46,11 +46,22 @@ bool highBytePrintable(unsigned char C) {
 
 } // namespace
 
+namespace {
+int StderrFd = 2;
+Diagnostics::DeathHandler OnDeath = nullptr;
+} // namespace
+
+void Diagnostics::setStderrFd(int Fd) { StderrFd = Fd; }
+
+void Diagnostics::setDeathHandler(DeathHandler Handler) { OnDeath = Handler; }
+
 void Diagnostics::writeStderr(std::string_view Text) {
+  if (StderrFd < 0)
+    return;
   const char *P = Text.data();
   size_t Left = Text.size();
   while (Left > 0) {
-    ssize_t N = ::write(2, P, Left);
+    ssize_t N = ::write(StderrFd, P, Left);
     if (N < 0) {
       if (errno == EINTR)
         continue;
@@ -99,6 +110,8 @@ void Diagnostics::die(std::string_view Message, int PerlLine) {
   if (Stdout)
     Stdout->flush();
   writeStderr(Text);
+  if (OnDeath)
+    OnDeath(dieStatus(Errno));
   std::_Exit(dieStatus(Errno));
 }
 

@@ -88,8 +88,16 @@ public:
   /// The exit status of die for an errno value.
   static int dieStatus(int Errno) { return (Errno & 255) ? Errno : 255; }
 
-  /// Writes raw text to stderr.
+  /// Writes raw text to stderr (or drops it, see setStderrFd).
   static void writeStderr(std::string_view Text);
+
+  /// Where messages go: 2 by default, -1 to drop them (the fuzzer).
+  static void setStderrFd(int Fd);
+  /// Called with the exit status instead of ending the process, so a
+  /// harness can run ms_print many times in one process; the handler must
+  /// not return (it throws).
+  using DeathHandler = void (*)(int Status);
+  static void setDeathHandler(DeathHandler Handler);
 
 private:
   void appendLocation(std::string &Out, int PerlLine) const;

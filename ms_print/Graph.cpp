@@ -64,11 +64,12 @@ int64_t barHeight(const PerlNumber &Total, const PerlNumber &K,
 class SnapshotScanner {
 public:
   SnapshotScanner(const ProfileSummary &Summary, const InputFile &In)
-      : Reader(Summary.BodyStart, In.end()) {}
+      : In(In), Reader(Summary.BodyStart, In.end()) {}
 
   bool next(SnapshotFields &F) {
     Line L;
     while (Reader.next(L)) {
+      In.releaseBefore(Reader.position());
       std::string_view T = L.Text;
       switch (T.front()) {
       case 's':
@@ -101,6 +102,7 @@ public:
   }
 
 private:
+  const InputFile &In;
   LineReader Reader;
 };
 

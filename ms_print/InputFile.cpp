@@ -5,9 +5,10 @@
 // Perl's two-argument open, reduced to what "< NAME" can mean: the name
 // is trimmed of whitespace; "-" is stdin; "&N", "&=N", "&STDIN" (and
 // "&main::STDIN") name an open descriptor. A regular file is mapped
-// read-only; pipes, terminals and the like are read to the end, and a read
-// error (EISDIR for a directory) is kept to be reported as Perl would: as
-// end of file with that errno.
+// read-only, and pages already read are handed back as the passes move
+// on; pipes, terminals and the like are read to the end, and a read error
+// (EISDIR for a directory) is kept to be reported as Perl would: as end of
+// file with that errno.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +92,16 @@ int InputFile::open(const std::string &Arg) {
   return load(Fd, true);
 }
 
+void InputFile::release(const char *Pos) const {
+  size_t Page = size_t(::sysconf(_SC_PAGESIZE));
+  size_t First = size_t(Released - Data) / Page * Page;
+  size_t Last = size_t(Pos - Data) / Page * Page;
+  if (Last > First)
+    ::madvise(static_cast<char *>(Mapping) + First, Last - First,
+              MADV_DONTNEED);
+  Released = Pos;
+}
+
 int InputFile::load(int Fd, bool CloseFd) {
   IsTty = ::isatty(Fd) != 0;
   struct stat St;
@@ -100,6 +111,7 @@ int InputFile::load(int Fd, bool CloseFd) {
     if (P != MAP_FAILED) {
       Mapping = P;
       Data = static_cast<const char *>(P);
+      Released = Data;
       Size = size_t(St.st_size);
       ::madvise(P, Size, MADV_SEQUENTIAL);
       if (CloseFd)

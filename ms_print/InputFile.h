@@ -43,8 +43,23 @@ public:
   /// True when the input is a terminal (PerlIO then leaves errno alone).
   bool isTty() const { return IsTty; }
 
+  /// Tells the kernel this process no longer needs the mapped pages
+  /// before Pos. They are read back from the file if touched again, so
+  /// views into them stay valid; resident memory stays small however
+  /// large the file. Cheap to call often: acts every few megabytes.
+  void releaseBefore(const char *Pos) const {
+    if (!Mapping)
+      return;
+    if (Pos < Released)
+      Released = Data; // A new pass started from the top.
+    if (Pos - Released >= ReleaseStep)
+      release(Pos);
+  }
+
 private:
+  static constexpr ptrdiff_t ReleaseStep = 8 << 20;
   int load(int Fd, bool CloseFd);
+  void release(const char *Pos) const;
 
   const char *Data = "";
   size_t Size = 0;
@@ -52,6 +67,7 @@ private:
   std::string Owned;
   int ReadErrno = 0;
   bool IsTty = false;
+  mutable const char *Released = nullptr;
 };
 
 /// One line as get_line() returns it.

@@ -4,7 +4,7 @@
 //
 // write(2) loop for OutputBuffer: retries interrupted and partial writes;
 // on any other error the rest of the output is dropped, as a Perl print
-// to a broken stream would be.
+// to a broken stream would be. A negative descriptor discards everything.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,10 @@
 namespace msprint {
 
 void OutputBuffer::flush() {
+  if (Fd < 0) {
+    Buffer.clear();
+    return;
+  }
   const char *P = Buffer.data();
   size_t Left = Buffer.size();
   while (Left > 0) {

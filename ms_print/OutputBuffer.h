@@ -17,7 +17,8 @@
 
 namespace msprint {
 
-/// Collects output and writes it to a file descriptor in large blocks.
+/// Collects output and writes it to a file descriptor in large blocks
+/// (a negative descriptor discards it).
 class OutputBuffer {
 public:
   explicit OutputBuffer(int Fd) : Fd(Fd) { Buffer.reserve(FlushSize * 2); }

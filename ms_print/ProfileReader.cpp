@@ -146,9 +146,15 @@ ProfileReader::ProfileReader(const InputFile &In, Diagnostics &Diag,
 
 bool ProfileReader::getLine(Line &L) {
   bool Have = Reader.next(L);
+  In.releaseBefore(Reader.position());
   Diag.setInputLine(Reader.lineNumber());
-  if (Reader.hitEof())
+  // PerlIO sets errno to 0 when a read first finds the end of the file;
+  // once the handle is at EOF it stops calling read(), so errno keeps
+  // whatever happened since (the temporary file's ENOTTY).
+  if (Reader.hitEof() && !EofSeen) {
+    EofSeen = true;
     Diag.setErrno(In.readErrno());
+  }
   return Have;
 }
 

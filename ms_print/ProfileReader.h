@@ -111,6 +111,7 @@ private:
   PerlScalar &Threshold;
   OutputBuffer *Listing;
   LineReader Reader;
+  bool EofSeen = false;
   std::string TableHeader;
   std::string Prefix;
   std::vector<Frame> Stack;

@@ -43,9 +43,9 @@ void printPreamble(OutputBuffer &Out, const ProfileSummary &Summary,
 
 } // namespace
 
-int runMsPrint(const std::vector<std::string> &Args) {
+int runMsPrint(const std::vector<std::string> &Args, int StdoutFd) {
   Diagnostics Diag;
-  OutputBuffer Out(1);
+  OutputBuffer Out(StdoutFd);
   Diag.setStdout(&Out);
 
   Options Opts = parseOptions(Args, Diag);

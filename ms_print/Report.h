@@ -25,10 +25,11 @@
 
 namespace msprint {
 
-/// Runs ms_print with the arguments after the program name, writing to
-/// file descriptors 1 and 2. Returns the exit status; on errors the
-/// process exits from inside, with the status the script would have.
-int runMsPrint(const std::vector<std::string> &Args);
+/// Runs ms_print with the arguments after the program name, writing the
+/// report to StdoutFd (-1 discards it) and messages to stderr. Returns the
+/// exit status; on errors the process exits from inside with the status
+/// the script would have (see Diagnostics::setDeathHandler).
+int runMsPrint(const std::vector<std::string> &Args, int StdoutFd = 1);
 
 } // namespace msprint
 
