@@ -5,7 +5,7 @@
 // The model every engine shares: the live-block table, the allocation tree
 // (bytes per interned stack), Massif's snapshot engine (normal, detailed and
 // peak snapshots, culling) and the massif.out writer. It reproduces Massif
-// 3.19's behaviour as specified in docs/DESIGN.md.
+// 3.19's behaviour; docs/DESIGN-core.md describes how it works.
 //
 // Not thread-safe: the engine serialises calls (the native runtime holds one
 // short lock around each event; capture and interning happen before it).
