@@ -45,7 +45,7 @@ public:
 
   /// Records a block. Returns false (and records nothing) when the table
   /// cannot grow.
-  bool insert(const BlockRecord &B) {
+  __attribute__((always_inline)) bool insert(const BlockRecord &B) {
     if (Live >= GrowAt && !grow())
       return false;
     uint64_t I = home(B.Addr);
@@ -60,7 +60,7 @@ public:
   }
 
   /// Removes the block at Addr into Out; false when Addr is unknown.
-  bool remove(uint64_t Addr, BlockRecord &Out) {
+  __attribute__((always_inline)) bool remove(uint64_t Addr, BlockRecord &Out) {
     uint64_t Key = ~Addr;
     uint64_t I = home(Addr);
     for (; Keys[I] != Key; I = (I + 1) & Mask)
