@@ -111,9 +111,7 @@ private:
     Out.Entry = R.Entry;
   }
   /// How far the key in slot I is from its home slot.
-  uint64_t distance(uint64_t I) const {
-    return (I - home(~Keys[I])) & Mask;
-  }
+  uint64_t distance(uint64_t I) const { return (I - home(~Keys[I])) & Mask; }
   bool grow();
   void place(uint64_t Key, Rec R, uint64_t I, bool NewestFirst);
   void erase(uint64_t I);

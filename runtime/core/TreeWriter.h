@@ -38,7 +38,8 @@ class TreeWriter {
 public:
   TreeWriter(const Allocator &A, const Symbolizer &Sym, double Threshold,
              const char *RootDescription)
-      : A(A), Sym(Sym), Threshold(Threshold), RootDescription(RootDescription) {}
+      : A(A), Sym(Sym), Threshold(Threshold), RootDescription(RootDescription) {
+  }
   ~TreeWriter();
   TreeWriter(const TreeWriter &) = delete;
   TreeWriter &operator=(const TreeWriter &) = delete;

@@ -21,7 +21,8 @@ TEST(BlockTable, InsertFindRemove) {
   BlockTable T;
   ASSERT_TRUE(T.init(Memory.get()));
   ASSERT_TRUE(T.insert({0x1000, 100, 12, 5}));
-  ASSERT_TRUE(T.insert({0x2000, (uint64_t(1) << 40) + 7, (uint64_t(1) << 33), 6}));
+  ASSERT_TRUE(
+      T.insert({0x2000, (uint64_t(1) << 40) + 7, (uint64_t(1) << 33), 6}));
   BlockRecord B;
   ASSERT_TRUE(T.find(0x2000, B));
   EXPECT_EQ(B.ReqB, (uint64_t(1) << 40) + 7);

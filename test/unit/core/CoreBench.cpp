@@ -52,7 +52,8 @@ int main(int Argc, char **Argv) {
   StackDepot D;
   D.init(A);
   Profile P;
-  if (!P.init(O, A, D, Symbolizer{describe, nullptr}, Clock{readCounter, nullptr}))
+  if (!P.init(O, A, D, Symbolizer{describe, nullptr},
+              Clock{readCounter, nullptr}))
     return 1;
   P.startup();
   std::vector<StackId> Stacks;

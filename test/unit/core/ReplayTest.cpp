@@ -66,7 +66,8 @@ struct SiteMap {
         continue;
       }
       std::vector<uint64_t> Pcs;
-      std::vector<std::string> Frames = split(L.substr(L.find(' ', 2) + 1), '|');
+      std::vector<std::string> Frames =
+          split(L.substr(L.find(' ', 2) + 1), '|');
       for (std::string F : Frames) {
         std::istringstream In(F);
         std::string Pc, Fn, File;
@@ -83,8 +84,8 @@ struct SiteMap {
 
 /// Replays one recorded case and returns what the model writes.
 std::string replay(const std::string &Name, std::string &Expected) {
-  Expected = readFile(std::string(MASSIF_CORE_VG_EXPECTED "/") + Name +
-                      ".massif.out");
+  Expected =
+      readFile(std::string(MASSIF_CORE_VG_EXPECTED "/") + Name + ".massif.out");
   std::vector<std::string> Head = lines(Expected);
   // desc: holds exactly the options Massif was given; cmd: the command.
   std::string Desc = Head.at(0).substr(strlen("desc: "));
@@ -103,9 +104,8 @@ std::string replay(const std::string &Name, std::string &Expected) {
   std::map<int, uint64_t> Slots; // slot -> address in the model
   uint64_t NextAddr = 0x4A00000;
   auto Fresh = [&] { return NextAddr += 0x1000; };
-  for (const std::string &L :
-       lines(readFile(std::string(MASSIF_CORE_VG_EXPECTED "/") + Name +
-                      ".ops"))) {
+  for (const std::string &L : lines(readFile(
+           std::string(MASSIF_CORE_VG_EXPECTED "/") + Name + ".ops"))) {
     std::vector<std::string> W = split(L);
     int Slot = std::stoi(W[1]);
     if (W[0] == "f") {
@@ -140,19 +140,20 @@ TEST_P(Replay, WritesWhatMassifWrote) {
   EXPECT_EQ(Actual, Expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Valgrind319, Replay,
-    ::testing::Values("basic", "cull10", "cull11", "peak0", "peak10", "freq1",
-                      "freq3-admin16", "admin0", "depth1", "depth2", "thr0",
-                      "thr10", "thr0625", "ignore-asite1", "ignore-rsite2",
-                      "allocfn-leaf", "allocfn-to-main", "slop"),
-    [](const ::testing::TestParamInfo<const char *> &I) {
-      std::string N = I.param;
-      for (char &C : N)
-        if (C == '-')
-          C = '_';
-      return N;
-    });
+INSTANTIATE_TEST_SUITE_P(Valgrind319, Replay,
+                         ::testing::Values("basic", "cull10", "cull11", "peak0",
+                                           "peak10", "freq1", "freq3-admin16",
+                                           "admin0", "depth1", "depth2", "thr0",
+                                           "thr10", "thr0625", "ignore-asite1",
+                                           "ignore-rsite2", "allocfn-leaf",
+                                           "allocfn-to-main", "slop"),
+                         [](const ::testing::TestParamInfo<const char *> &I) {
+                           std::string N = I.param;
+                           for (char &C : N)
+                             if (C == '-')
+                               C = '_';
+                           return N;
+                         });
 
 } // namespace
 } // namespace test

@@ -15,16 +15,17 @@ namespace massif {
 namespace test {
 
 Allocator CountingAllocator::get() {
-  return Allocator{
-      [](void *Ctx, size_t SizeB) -> void * {
-        static_cast<CountingAllocator *>(Ctx)->LiveB += int64_t(SizeB);
-        return calloc(1, SizeB ? SizeB : 1);
-      },
-      [](void *Ctx, void *P, size_t SizeB) {
-        static_cast<CountingAllocator *>(Ctx)->LiveB -= int64_t(SizeB);
-        free(P);
-      },
-      this};
+  return Allocator{[](void *Ctx, size_t SizeB) -> void * {
+                     static_cast<CountingAllocator *>(Ctx)->LiveB +=
+                         int64_t(SizeB);
+                     return calloc(1, SizeB ? SizeB : 1);
+                   },
+                   [](void *Ctx, void *P, size_t SizeB) {
+                     static_cast<CountingAllocator *>(Ctx)->LiveB -=
+                         int64_t(SizeB);
+                     free(P);
+                   },
+                   this};
 }
 
 Sink StringSink::get() {
@@ -91,7 +92,8 @@ std::string ProfileRig::write(const std::vector<std::string> &Cmd) {
   for (const std::string &S : Cmd)
     Argv.push_back(S.c_str());
   StringSink Out;
-  EXPECT_TRUE(Prof.write(Out.get(), RunInfo{Argv.data(), uint32_t(Argv.size())}));
+  EXPECT_TRUE(
+      Prof.write(Out.get(), RunInfo{Argv.data(), uint32_t(Argv.size())}));
   return Out.Text;
 }
 
@@ -112,8 +114,8 @@ std::vector<std::string> snapshotSummaries(const std::string &Text) {
       return L.compare(0, strlen(Key), Key) == 0 ? L.substr(strlen(Key))
                                                  : std::string();
     };
-    for (const char *Key : {"time=", "mem_heap_B=", "mem_heap_extra_B=",
-                            "mem_stacks_B="}) {
+    for (const char *Key :
+         {"time=", "mem_heap_B=", "mem_heap_extra_B=", "mem_stacks_B="}) {
       if (L.compare(0, strlen(Key), Key) == 0)
         Cur += Value(Key) + " ";
     }

@@ -77,12 +77,13 @@ TEST(Tree, InlineChainsPrintOneLinePerFrame) {
                        FakeFrame{"fun_e", "inl.c", 60, ""},
                        FakeFrame{"fun_noninline_n", "inl.c", 66, ""}});
   R.alloc({0x1091BB, 0x109206}, 3700000);
-  EXPECT_EQ(R.tree(), std::string("n1: 3700000 ") + Root + "\n" +
-                          " n1: 3700000 0x1091BB: fun_noninline_o (inl.c:48)\n"
-                          "  n1: 3700000 0x109206: fun_f (inl.c:54)\n"
-                          "   n1: 3700000 0x109206: fun_e (inl.c:60)\n"
-                          "    n1: 3700000 0x109206: fun_noninline_n (inl.c:66)\n"
-                          "     n0: 3700000 0x500: main (m.c:5)\n");
+  EXPECT_EQ(R.tree(),
+            std::string("n1: 3700000 ") + Root + "\n" +
+                " n1: 3700000 0x1091BB: fun_noninline_o (inl.c:48)\n"
+                "  n1: 3700000 0x109206: fun_f (inl.c:54)\n"
+                "   n1: 3700000 0x109206: fun_e (inl.c:60)\n"
+                "    n1: 3700000 0x109206: fun_noninline_n (inl.c:66)\n"
+                "     n0: 3700000 0x500: main (m.c:5)\n");
 }
 
 TEST(Tree, AggregatesBelowTheThreshold) {
@@ -120,11 +121,12 @@ TEST(Tree, AnAggregatePrecedesARealGroupOfTheSameTotal) {
   R.alloc({0x13}, 50);
   R.alloc({0x14}, 1000);
   // The threshold is 10% of 1300 = 130: only f20 is significant.
-  EXPECT_EQ(R.tree(),
-            std::string("n2: 1300 ") + Root + "\n" +
-                " n1: 1000 0x14: f20 (t.c:20)\n"
-                "  n0: 1000 0x500: main (m.c:5)\n"
-                " n0: 300 in 4 places, all below massif's threshold (10.00%)\n");
+  EXPECT_EQ(
+      R.tree(),
+      std::string("n2: 1300 ") + Root + "\n" +
+          " n1: 1000 0x14: f20 (t.c:20)\n"
+          "  n0: 1000 0x500: main (m.c:5)\n"
+          " n0: 300 in 4 places, all below massif's threshold (10.00%)\n");
   // 60 + 60 below 10% of 740 make an aggregate of 120, which sorts before
   // the real group of 120 (the aggregate counts as address 0).
   TreeRig Tie("--threshold=10");
@@ -178,8 +180,8 @@ TEST(Tree, ShorterStacksCountButPrintNoChild) {
   R.Sym.add(0x10, "f", "t.c", 1);
   R.Sym.add(0x20, "g", "t.c", 2);
   R.Sym.add(0x21, "h", "t.c", 3);
-  R.alloc({0x10}, 100);         // [f, main]
-  R.alloc({0x10, 0x20}, 50);    // [f, g] after --depth=2
+  R.alloc({0x10}, 100);      // [f, main]
+  R.alloc({0x10, 0x20}, 50); // [f, g] after --depth=2
   R.alloc({0x10, 0x21, 0x22}, 25);
   R.Prof.onAlloc(0x1000, 10, 0, R.stack({0x10})); // [f] alone: no child
   EXPECT_EQ(R.tree(), std::string("n1: 185 ") + Root + "\n" +
@@ -212,12 +214,13 @@ TEST(Tree, BelowMainFramesAndThreadStacks) {
   // A stripped program: main is unknown, the innermost below-main frame
   // (here a versioned name) ends the stack and prints as (below main).
   R.Prof.onAlloc(0x2000, 200, 0, R.stack({0x11, 0x40, 0x901}));
-  EXPECT_EQ(R.tree(), std::string("n2: 500 ") + Root + "\n" +
-                          " n1: 300 0x10: f (t.c:1)\n"
-                          "  n1: 300 0x30: start_thread (pthread_create.c:442)\n"
-                          "   n0: 300 0x31: clone (clone.S:100)\n"
-                          " n1: 200 0x11: ?\?\?\n"
-                          "  n0: 200 0x40: (below main) (in /lib/libc.so.6)\n");
+  EXPECT_EQ(R.tree(),
+            std::string("n2: 500 ") + Root + "\n" +
+                " n1: 300 0x10: f (t.c:1)\n"
+                "  n1: 300 0x30: start_thread (pthread_create.c:442)\n"
+                "   n0: 300 0x31: clone (clone.S:100)\n"
+                " n1: 200 0x11: ?\?\?\n"
+                "  n0: 200 0x40: (below main) (in /lib/libc.so.6)\n");
 }
 
 TEST(Tree, PagesAsHeapHasItsOwnRoot) {
