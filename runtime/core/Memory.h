@@ -25,8 +25,7 @@ template <typename T> T *allocArray(const Allocator &A, size_t Count) {
   return static_cast<T *>(A.allocate(Count * sizeof(T)));
 }
 
-template <typename T>
-void freeArray(const Allocator &A, T *P, size_t Count) {
+template <typename T> void freeArray(const Allocator &A, T *P, size_t Count) {
   if (P)
     A.deallocate(P, Count * sizeof(T));
 }

@@ -312,8 +312,8 @@ Step outOfMemory(const char *Arg, OptionError &E) {
 
 /// Matches Arg against every row; string values point into Copy, the
 /// argument's own long-lived copy.
-Step applyRow(Options &O, const char *Arg, const char *Copy,
-              const Allocator &A, OptionError &E) {
+Step applyRow(Options &O, const char *Arg, const char *Copy, const Allocator &A,
+              OptionError &E) {
   const char *V;
   (void)Copy;
   (void)A;
@@ -373,8 +373,8 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
   return ParseResult::Ok;
 }
 
-ParseResult parseOptionString(Options &O, const char *Text,
-                              const Allocator &A, OptionError &E) {
+ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
+                              OptionError &E) {
   // Words are separated by blanks; a backslash takes the next character
   // literally (msrun escapes blanks and backslashes that way).
   const char *P = Text;

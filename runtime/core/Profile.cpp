@@ -159,9 +159,8 @@ bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
 
   // Shrinking and growing within the slop stay in place (logically: the
   // model decides from the block's own record, whatever the allocator did).
-  uint64_t SlopB = NewReqB <= OldReqB + OldSlopB
-                       ? OldSlopB + OldReqB - NewReqB
-                       : NewSlopB;
+  uint64_t SlopB =
+      NewReqB <= OldReqB + OldSlopB ? OldSlopB + OldReqB - NewReqB : NewSlopB;
 
   uint32_t E = OldE;
   if (I.Opts.Heap) {
@@ -211,8 +210,7 @@ void Profile::onStackDelta(int64_t DeltaB) {
   I.maybeNormal();
 }
 
-bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB,
-                        uint64_t &SlopB) const {
+bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const {
   BlockRecord B;
   if (!P || !P->Blocks.find(Addr, B))
     return false;

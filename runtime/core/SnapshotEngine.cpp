@@ -45,8 +45,7 @@ void SnapshotEngine::release(Snapshot &S) {
 }
 
 void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
-                          const Totals &T, const uint64_t *Values,
-                          uint32_t N) {
+                          const Totals &T, const uint64_t *Values, uint32_t N) {
   Snapshot &S = Snaps[Used];
   S.Kind = Kind;
   S.Time = Time;
@@ -77,8 +76,8 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
 
 void SnapshotEngine::takeNormal(int64_t Time, const Totals &T,
                                 const uint64_t *Values, uint32_t N) {
-  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T,
-       Values, N);
+  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T, Values,
+       N);
 }
 
 void SnapshotEngine::takePeak(int64_t Time, const Totals &T,

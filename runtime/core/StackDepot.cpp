@@ -79,8 +79,8 @@ struct StackDepot::Impl {
 
   void *allocate(size_t SizeB);
   bool publish(StackId Id, Node *N);
-  const Node *find(Node *From, Node *Until, uint64_t Hash,
-                   const uint64_t *Pcs, uint32_t NumPcs) const;
+  const Node *find(Node *From, Node *Until, uint64_t Hash, const uint64_t *Pcs,
+                   uint32_t NumPcs) const;
 };
 
 void *StackDepot::Impl::allocate(size_t SizeB) {
@@ -100,7 +100,7 @@ void *StackDepot::Impl::allocate(size_t SizeB) {
     N->SizeB = ChunkB;
     N->UsedB = (sizeof(ArenaChunk) + 15) & ~size_t(15);
     if (!__atomic_compare_exchange_n(&Arena, &C, N, false, __ATOMIC_ACQ_REL,
-                                      __ATOMIC_ACQUIRE))
+                                     __ATOMIC_ACQUIRE))
       A.deallocate(N, ChunkB); // another thread installed a chunk first
   }
 }
@@ -111,8 +111,7 @@ bool StackDepot::Impl::publish(StackId Id, Node *N) {
     return false;
   Node **Chunk = loadAcquire(&ById[ChunkI]);
   if (!Chunk) {
-    auto **Fresh =
-        static_cast<Node **>(A.allocate(ChunkSize * sizeof(Node *)));
+    auto **Fresh = static_cast<Node **>(A.allocate(ChunkSize * sizeof(Node *)));
     if (!Fresh)
       return false;
     if (__atomic_compare_exchange_n(&ById[ChunkI], &Chunk, Fresh, false,
@@ -127,8 +126,7 @@ bool StackDepot::Impl::publish(StackId Id, Node *N) {
 }
 
 const Node *StackDepot::Impl::find(Node *From, Node *Until, uint64_t Hash,
-                                   const uint64_t *Pcs,
-                                   uint32_t NumPcs) const {
+                                   const uint64_t *Pcs, uint32_t NumPcs) const {
   for (const Node *N = From; N && N != Until; N = loadAcquire(&N->Next))
     if (N->Hash == Hash && N->NumPcs == NumPcs &&
         (NumPcs == 0 || memcmp(N->Pcs, Pcs, NumPcs * sizeof(uint64_t)) == 0))

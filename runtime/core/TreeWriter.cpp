@@ -171,8 +171,7 @@ void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
 
   FrameInfo Frames[MaxInlineFrames];
   uint32_t NumFrames =
-      Sym.Describe ? Sym.Describe(Sym.Ctx, G.Addr, Frames, MaxInlineFrames)
-                   : 0;
+      Sym.Describe ? Sym.Describe(Sym.Ctx, G.Addr, Frames, MaxInlineFrames) : 0;
   if (NumFrames == 0) {
     Frames[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
     NumFrames = 1;

@@ -62,8 +62,7 @@ TEST(Engine, AllocFreeAndByteTime) {
   R.Prof.onAlloc(0x1000, 100, 12, R.at(0x101));
   R.Prof.onFree(0x1000);
   EXPECT_EQ(R.summaries(), Summaries({"0 0 0 0 empty", "120 100 20 0 empty",
-                                      "120 100 20 0 peak",
-                                      "240 0 0 0 empty"}));
+                                      "120 100 20 0 peak", "240 0 0 0 empty"}));
 }
 
 TEST(Engine, UnknownFreesAreIgnored) {
@@ -145,10 +144,9 @@ TEST(Engine, StacksGrowShrinkAndPeak) {
   R.Prof.onStackDelta(-48);
   R.Prof.onStackDelta(-1000); // cannot go below zero
   // With --heap=no even detailed and peak snapshots print no tree.
-  EXPECT_EQ(R.summaries(),
-            Summaries({"0 0 0 0 empty", "64 0 0 64 empty", "96 0 0 96 empty",
-                       "96 0 0 96 empty", "144 0 0 48 empty",
-                       "1144 0 0 0 empty"}));
+  EXPECT_EQ(R.summaries(), Summaries({"0 0 0 0 empty", "64 0 0 64 empty",
+                                      "96 0 0 96 empty", "96 0 0 96 empty",
+                                      "144 0 0 48 empty", "1144 0 0 0 empty"}));
 }
 
 TEST(Engine, HeapNoRecordsBlocksButNoTotals) {
@@ -179,8 +177,7 @@ TEST(Engine, MillisecondsAndInstructionsAreRelativeToStartup) {
   Now = 7250;
   R.Prof.onAlloc(0x2000, 16, 0, R.at(0x101));
   // Blocks recorded before start-up count from the start-up snapshot on.
-  EXPECT_EQ(R.summaries(),
-            Summaries({"0 16 8 0 empty", "250 32 16 0 empty"}));
+  EXPECT_EQ(R.summaries(), Summaries({"0 16 8 0 empty", "250 32 16 0 empty"}));
   EXPECT_EQ(lines(R.write())[2], "time_unit: ms");
 }
 
@@ -257,8 +254,8 @@ TEST(Engine, ReallocOfAnIgnoredBlockLeavesPhantomBytesInTheTree) {
   R.Sym.add(0x502, "main", "ign2.c", 9);
   R.Prof.startup();
   R.Prof.onAlloc(0x1000, 400, 0, R.stack({0x101, 0x501, 0x900, 0x901}));
-  ASSERT_TRUE(R.Prof.onRealloc(0x1000, 0x2000, 800, 0,
-                               R.stack({0x501, 0x900, 0x901})));
+  ASSERT_TRUE(
+      R.Prof.onRealloc(0x1000, 0x2000, 800, 0, R.stack({0x501, 0x900, 0x901})));
   R.Prof.onAlloc(0x3000, 32, 0, R.stack({0x502, 0x900, 0x901}));
   std::string Out = R.write();
   EXPECT_EQ(snapshotSummaries(Out),

@@ -92,10 +92,10 @@ TEST_F(OptionsTest, IntegersAcceptTheirRangeEnds) {
     }
     for (int64_t V : {R.Min - 1, R.Max + 1}) {
       std::string Arg = "--" + std::string(R.Name) + "=" + std::to_string(V);
-      EXPECT_EQ(parse(Arg.c_str()),
-                "Bad option: " + Arg + "\n'--" + R.Name +
-                    "' argument must be between " + std::to_string(R.Min) +
-                    " and " + std::to_string(R.Max));
+      EXPECT_EQ(parse(Arg.c_str()), "Bad option: " + Arg + "\n'--" + R.Name +
+                                        "' argument must be between " +
+                                        std::to_string(R.Min) + " and " +
+                                        std::to_string(R.Max));
       EXPECT_EQ(O.*R.Field, R.Max) << "rejected " << Arg;
     }
   }
@@ -214,11 +214,11 @@ TEST_F(OptionsTest, TimeUnit) {
   EXPECT_EQ(O.TimeUnit, TimeUnit::Milliseconds);
   EXPECT_EQ(parse("--time-unit=i"), "");
   EXPECT_EQ(O.TimeUnit, TimeUnit::Instructions);
-  for (const char *Bad : {"--time-unit=X", "--time-unit=b", "--time-unit=s",
-                          "--time-unit="})
-    EXPECT_EQ(parse(Bad),
-              std::string("Bad option: ") + Bad + "\n--time-unit accepts i, "
-                                                  "ms or B");
+  for (const char *Bad :
+       {"--time-unit=X", "--time-unit=b", "--time-unit=s", "--time-unit="})
+    EXPECT_EQ(parse(Bad), std::string("Bad option: ") + Bad +
+                              "\n--time-unit accepts i, "
+                              "ms or B");
 }
 
 TEST_F(OptionsTest, StringsAndLists) {
@@ -284,12 +284,12 @@ TEST_F(OptionsTest, OptionStringSplitsOnBlanksWithBackslashEscapes) {
   EXPECT_STREQ(O.OutFile, "a\\b");
   EXPECT_EQ(O.Given.Count, 3u);
 
-  EXPECT_EQ(parseOptionString(O, "--heap=no --depth=0 --stacks=yes",
-                              Memory.get(), E),
-            ParseResult::Error);
+  EXPECT_EQ(
+      parseOptionString(O, "--heap=no --depth=0 --stacks=yes", Memory.get(), E),
+      ParseResult::Error);
   EXPECT_STREQ(E.Text, "Bad option: --depth=0\n'--depth' argument must be "
                        "between 1 and 200");
-  EXPECT_FALSE(O.Heap);    // applied before the error
+  EXPECT_FALSE(O.Heap);   // applied before the error
   EXPECT_FALSE(O.Stacks); // not reached
   EXPECT_EQ(parseOptionString(O, "--depth=4 --help", Memory.get(), E),
             ParseResult::Help);
@@ -371,10 +371,10 @@ TEST(Help, ListsEveryOptionWithItsDefault) {
                    "function [empty]\n"),
             std::string::npos);
   for (const char *Name :
-       {"--heap=", "--heap-admin=", "--stacks=", "--pages-as-heap=",
-        "--depth=", "--alloc-fn=", "--ignore-fn=", "--threshold=",
-        "--peak-inaccuracy=", "--time-unit=", "--detailed-freq=",
-        "--max-snapshots=", "--massif-out-file=", "--alignment="})
+       {"--heap=", "--heap-admin=", "--stacks=", "--pages-as-heap=", "--depth=",
+        "--alloc-fn=", "--ignore-fn=", "--threshold=", "--peak-inaccuracy=",
+        "--time-unit=", "--detailed-freq=", "--max-snapshots=",
+        "--massif-out-file=", "--alignment="})
     EXPECT_NE(H.find(std::string("    ") + Name), std::string::npos) << Name;
   for (const std::string &L : lines(H))
     EXPECT_LE(L.size(), 79u) << L;
