@@ -93,15 +93,24 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
       !I->Snaps.init(A, uint32_t(O.MaxSnapshots), uint32_t(O.DetailedFreq),
                      O.PeakInaccuracy, /*KeepTrees=*/O.Heap))
     return false;
+  // In page mode Massif records the start-up mappings, and snapshots them,
+  // before client code runs: time starts with the model.
+  if (I->Opts.PagesAsHeap) {
+    I->ClockBase = I->Clk.Now(I->Clk.Ctx);
+    I->Started = true;
+  }
   P = I;
   return true;
 }
 
 void Profile::startup() {
-  if (!P || P->Started)
+  if (!P || P->StartupDone)
     return;
-  P->ClockBase = P->Clk.Now(P->Clk.Ctx);
-  P->Started = true;
+  P->StartupDone = true;
+  if (!P->Started) {
+    P->ClockBase = P->Clk.Now(P->Clk.Ctx);
+    P->Started = true;
+  }
   P->maybeNormal();
 }
 
@@ -194,7 +203,7 @@ bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
 
 void Profile::onStackDelta(int64_t DeltaB) {
   Impl &I = *P;
-  if (!I.Opts.Stacks || !I.Started || DeltaB == 0)
+  if (!I.Opts.Stacks || !I.StartupDone || DeltaB == 0)
     return;
   if (DeltaB > 0) {
     I.StacksB += uint64_t(DeltaB);

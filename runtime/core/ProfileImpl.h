@@ -36,7 +36,8 @@ struct Profile::Impl {
   uint64_t TimeB;   ///< bytes allocated + freed so far (--time-unit=B)
   uint64_t ClockBase;
   uint64_t AdminB;
-  bool Started;
+  bool Started;     ///< snapshots may be taken (after start-up)
+  bool StartupDone; ///< startup() was called
   bool EagerClassify;
 
   /// The current time in the selected unit.

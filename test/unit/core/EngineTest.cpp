@@ -161,6 +161,19 @@ TEST(Engine, HeapNoRecordsBlocksButNoTotals) {
   EXPECT_EQ(R.summaries(), Summaries({"0 0 0 0 empty"}));
 }
 
+TEST(Engine, PageModeSnapshotsFromTheFirstPage) {
+  // Spec §2.13: with --pages-as-heap=yes the first snapshot follows the
+  // first start-up mapping (time=4096 in unit B) and there is no admin.
+  Rig R("--time-unit=B --pages-as-heap=yes");
+  R.Prof.onAlloc(0x400000, 4096, 0, R.at(0x101));
+  R.Prof.onStackDelta(64); // stack events still wait for start-up
+  R.Prof.startup();
+  R.Prof.onAlloc(0x401000, 4096, 0, R.at(0x101));
+  EXPECT_EQ(R.summaries(),
+            Summaries({"4096 4096 0 0 empty", "4096 4096 0 0 empty",
+                       "8192 8192 0 0 empty"}));
+}
+
 TEST(Engine, StacksAreOffByDefault) {
   Rig R("--time-unit=B");
   R.Prof.startup();
