@@ -22,6 +22,14 @@
  * MASSIF_ABI_VERSION_SYMBOL; only a runtime built from the same contract
  * defines it, so a mismatch fails at link time naming the version.
  *
+ * Instruction counter (--time-unit=i). When built with counters
+ * (-mllvm -massif-count-instructions), each basic block of instrumented code
+ * adds its number of IR instructions to the running thread's
+ * MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL as it starts executing; a
+ * straight-line chain of blocks adds once, at its head. The runtime defines
+ * the variable (the pass reaches it as initial-exec TLS) and sums it over
+ * threads.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef MASSIF_ABI_H
@@ -77,6 +85,11 @@ extern "C" {
 
 /* Defined by the runtime; referenced by every instrumented module. */
 extern const int __massif_abi_version_1;
+
+/* Defined by the runtime; updated by instrumented code built with counters.
+ * Instructions this thread has executed in instrumented code. */
+#define MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL "__massif_thread_instructions"
+extern __thread unsigned long long __massif_thread_instructions;
 
 /* C allocation entry points: same signatures as the functions they stand for. */
 void *__massif_malloc(size_t SizeB);
