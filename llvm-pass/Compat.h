@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Attributes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
 
@@ -53,6 +55,19 @@ inline llvm::AttributeList stripAllocIdentity(llvm::LLVMContext &Ctx,
   Attrs = Attrs.removeFnAttribute(Ctx, "alloc-family");
   Attrs = Attrs.removeFnAttribute(Ctx, llvm::Attribute::Builtin);
   return Attrs;
+}
+
+/// The address of thread-local \p TLS in the running thread. From LLVM 16
+/// on, IR asks for it through llvm.threadlocal.address; before, the global
+/// itself is the address.
+inline llvm::Value *threadLocalAddress(llvm::IRBuilder<> &B,
+                                       llvm::GlobalVariable *TLS) {
+#if LLVM_VERSION_MAJOR >= 16
+  return B.CreateThreadLocalAddress(TLS);
+#else
+  (void)B;
+  return TLS;
+#endif
 }
 
 /// Registers \p Callback to run at the end of the module optimisation

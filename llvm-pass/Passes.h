@@ -60,6 +60,14 @@ bool forceFramePointers(llvm::Module &M);
 /// reference).
 bool addVersionReference(llvm::Module &M);
 
+/// Makes every basic block of the functions \p Filter allows add its
+/// instruction count to the runtime's thread-local instruction counter.
+/// Returns whether \p M changed.
+bool addInstructionCounters(llvm::Module &M, const FunctionFilter &Filter);
+
+/// Whether -massif-count-instructions asks MassifPass for counters.
+bool instructionCountersRequested();
+
 /// "massif-alloc": rewriteAllocCalls.
 struct AllocRewritePass : llvm::PassInfoMixin<AllocRewritePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
@@ -78,7 +86,13 @@ struct VersionCheckPass : llvm::PassInfoMixin<VersionCheckPass> {
   static bool isRequired() { return true; }
 };
 
-/// "massif": every pass above, after checking once that the module is not
+/// "massif-counters": addInstructionCounters, whatever the option says.
+struct InstructionCountersPass : llvm::PassInfoMixin<InstructionCountersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif": every pass above (counters only if requested), after checking once that the module is not
 /// the runtime. This is what -fpass-plugin runs.
 struct MassifPass : llvm::PassInfoMixin<MassifPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -10,7 +10,7 @@
 //    the like have already happened), so the profile is that build's.
 //  - for `opt -load-pass-plugin=massif.so -passes=...` (tests, debugging):
 //    each pass by name: massif, massif-alloc, massif-frame-pointers,
-//    massif-version.
+//    massif-version, massif-counters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,10 @@ using namespace llvm;
 PreservedAnalyses massif::MassifPass::run(Module &M, ModuleAnalysisManager &) {
   if (refuseRuntimeModule(M))
     return PreservedAnalyses::all();
-  bool Changed = rewriteAllocCalls(M, FunctionFilter::fromCommandLine());
+  FunctionFilter Filter = FunctionFilter::fromCommandLine();
+  bool Changed = rewriteAllocCalls(M, Filter);
+  if (instructionCountersRequested())
+    Changed |= addInstructionCounters(M, Filter);
   Changed |= forceFramePointers(M);
   Changed |= addVersionReference(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -44,6 +47,8 @@ static bool parseMassifPipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(massif::FramePointersPass());
   else if (Name == "massif-version")
     MPM.addPass(massif::VersionCheckPass());
+  else if (Name == "massif-counters")
+    MPM.addPass(massif::InstructionCountersPass());
   else
     return false;
   return true;

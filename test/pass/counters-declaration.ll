@@ -1,0 +1,43 @@
+; A module that already declares the counter (code that reads it through
+; massif/abi.h) keeps its declaration, made initial-exec. A variable of that
+; name that is not a thread-local i64 is not the runtime's counter: the
+; module gets no counters rather than wrong ones.
+;
+; RUN: split-file %s %t
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %t/declared.ll \
+; RUN:   | %FileCheck %s --check-prefix=DECLARED
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %t/clash.ll \
+; RUN:   | %FileCheck %s --check-prefix=CLASH
+
+;--- declared.ll
+target triple = "x86_64-unknown-linux-gnu"
+
+; DECLARED: @__massif_thread_instructions = external thread_local(initialexec) global i64, align 8
+; DECLARED-NOT: @__massif_thread_instructions{{.*}} =
+@__massif_thread_instructions = external thread_local global i64, align 8
+
+define i64 @read() {
+; DECLARED-LABEL: define i64 @read(
+; DECLARED:         [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
+; DECLARED-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]]
+; DECLARED-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 3
+; DECLARED-NEXT:    store i64 [[NEW]], ptr [[C]]
+  %p = call ptr @llvm.threadlocal.address.p0(ptr @__massif_thread_instructions)
+  %v = load i64, ptr %p
+  ret i64 %v
+}
+
+declare ptr @llvm.threadlocal.address.p0(ptr)
+
+;--- clash.ll
+target triple = "x86_64-unknown-linux-gnu"
+
+; CLASH: @__massif_thread_instructions = external global i32
+@__massif_thread_instructions = external global i32
+
+define i32 @f() {
+; CLASH-LABEL: define i32 @f(
+; CLASH-NEXT:    ret i32 0
+; CLASH-NOT:     add i64
+  ret i32 0
+}

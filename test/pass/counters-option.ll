@@ -1,0 +1,38 @@
+; The combined pass adds counters only with -massif-count-instructions, and
+; -massif-only-functions limits them like the allocation rewriting.
+;
+; RUN: %opt -load-pass-plugin %plugin -passes=massif -S %s \
+; RUN:   | %FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin %plugin -passes=massif -massif-count-instructions -S %s \
+; RUN:   | %FileCheck %s --check-prefixes=ON,ON-ALL
+; RUN: %opt -load-pass-plugin %plugin -passes=massif -massif-count-instructions \
+; RUN:   -massif-only-functions=counted -S %s | %FileCheck %s --check-prefixes=ON,ON-ONLY
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; OFF-NOT: __massif_thread_instructions
+; ON: @__massif_thread_instructions = external thread_local(initialexec) global i64
+
+define i32 @counted(i32 %a) {
+; OFF-LABEL: define i32 @counted(
+; OFF-NEXT:    %x = add i32 %a, 1
+; ON-LABEL:  define i32 @counted(
+; ON:          add i64 {{%.*}}, 2
+; ON-NEXT:     store
+; ON-NEXT:     %x = add i32 %a, 1
+  %x = add i32 %a, 1
+  ret i32 %x
+}
+
+define i32 @maybe_counted(i32 %a) {
+; OFF-LABEL:     define i32 @maybe_counted(
+; OFF-NEXT:        %x = mul i32 %a, 3
+; ON-LABEL:      define i32 @maybe_counted(
+; ON-ALL:          add i64 {{%.*}}, 2
+; ON-ALL-NEXT:     store
+; ON-ONLY-NEXT:    %x = mul i32 %a, 3
+  %x = mul i32 %a, 3
+  ret i32 %x
+}
+
+; OFF-NOT: __massif_thread_instructions
