@@ -12,7 +12,7 @@ import lit.formats
 config.name = "massif-native"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
-config.excludes = ["Inputs", "corpus", "corpus-src", "vg-programs"]
+config.excludes = ["Inputs", "corpus", "corpus-src", "vg-programs", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.massif_test_exec_root
 
