@@ -138,6 +138,7 @@ def main(argv):
         "runs": a.runs, "warmup": a.warmup, "cpus": os.cpu_count(),
         "sizes": "lua %d rounds, SQL scale %d, JSON %g MB, text %g MB, %d pairs" % (
             sizes.luaRounds, sizes.sqlScale, sizes.jsonMB, sizes.textMB, sizes.microPairs),
+        "micro_pairs": sizes.microPairs,
         "native_flags": " ".join(builds.NATIVE_FLAGS),
         "mscc_flags": " ".join(builds.MSCC_FLAGS),
         "build_failures": [(p, v, why) for (p, v), (path, why) in sorted(built.items())

@@ -12,9 +12,10 @@ mkdir -p "$cache/src"
 
 # Source packages the workloads come from.
 sources=(lua5.4 sqlite3 libjsoncpp bzip2)
-# Tools: /usr/bin/time is not needed (rusage comes from wait4), but
-# dpkg-source extracts the packages, and the comparison tools must exist.
-tools=(dpkg-dev valgrind heaptrack libc-devtools clang-19 python3 xz-utils)
+# Tools: dpkg-dev extracts the packages (dpkg-source), tcl and make generate
+# sqlite's amalgamation, and the profilers compared against must exist. Run
+# times come from wait4's rusage, so /usr/bin/time is not needed.
+tools=(dpkg-dev valgrind heaptrack libc-devtools clang-19 python3 xz-utils make tcl)
 
 log() { echo "bench/setup: $*" >&2; }
 

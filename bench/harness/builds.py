@@ -34,7 +34,7 @@ class Sizes:
     microPairs: int
 
 
-FULL = Sizes(luaRounds=12, sqlScale=4, jsonMB=8, textMB=24, microPairs=10_000_000)
+FULL = Sizes(luaRounds=12, sqlScale=4, jsonMB=8, textMB=24, microPairs=4_000_000)
 QUICK = Sizes(luaRounds=3, sqlScale=1, jsonMB=1, textMB=4, microPairs=1_000_000)
 
 

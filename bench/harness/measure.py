@@ -58,6 +58,10 @@ class Config:
     # An address-space cap, for tools that can run away with the machine's
     # memory (shared with others).
     memCap: Optional[int] = None
+    # Slow tools skip their warm-up run: at 10-50x native a run is long
+    # enough that a warm cache no longer matters, and it would double the
+    # harness's longest part. The native warm-up run still happens.
+    slow: bool = False
 
 
 CONFIGS = [
@@ -72,14 +76,14 @@ CONFIGS = [
            check=_hasFile("massif.out.*", "massif.out")),
     Config("massif", "native", "valgrind --tool=massif",
            wrap=lambda d: ["valgrind", "--tool=massif", "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out")),
+           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
     Config("massif-stacks", "native", "valgrind --tool=massif --stacks=yes",
            wrap=lambda d: ["valgrind", "--tool=massif", "--stacks=yes",
                            "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out")),
+           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
     Config("heaptrack", "native", "heaptrack (record and interpret)",
            wrap=lambda d: ["heaptrack", "-o", os.path.join(d, "heaptrack.out")],
-           check=_heaptrackCheck, memCap=6 * GiB),
+           check=_heaptrackCheck, memCap=6 * GiB, slow=True),
     Config("memusage", "native", "glibc memusage (LD_PRELOAD counters)",
            wrap=lambda d: ["memusage"], check=_memusageCheck),
 ]
@@ -139,16 +143,15 @@ def runOnce(argvFor, env, stdinPath, timeout, memCap, check, keep=None):
             err.seek(0)
             stdoutText = out.read()
             stderrText = err.read()
+        why = check(rundir, stderrText) if check else None
         if os.WIFSIGNALED(status):
-            raise RunFailed("killed by signal %d: %s" % (os.WTERMSIG(status),
-                                                        _tail(stderrText)))
+            raise RunFailed("killed by signal %d: %s" % (
+                os.WTERMSIG(status), why or _tail(stderrText)))
         code = os.WEXITSTATUS(status)
         if code != 0:
-            raise RunFailed("exit status %d: %s" % (code, _tail(stderrText)))
-        if check:
-            why = check(rundir, stderrText)
-            if why:
-                raise RunFailed(why)
+            raise RunFailed("exit status %d: %s" % (code, why or _tail(stderrText)))
+        if why:
+            raise RunFailed(why)
         if keep:
             keep(rundir)
         m = NS_RE.search(stdoutText)
@@ -214,8 +217,8 @@ def measurePair(nativeArgv, argv, config, stdinPath, runs, warmup, timeout, log)
             return pair
         if i >= warmup:
             pair.native.append(a)
-        if config.name == "native":
-            log("    %-13s %-7s %.3fs" % (config.name, tag, a.wall))
+        if config.name == "native" or (i < warmup and config.slow):
+            log("    %-13s %-7s native %.3fs" % (config.name, tag, a.wall))
             continue
         try:
             b = runOnce(lambda d: config.wrap(d) + argv, env, stdinPath, timeout,

@@ -145,6 +145,21 @@ def markdown(meta, workloads, configs, results, correctness):
                 cells.append("—" if p is None else "failed" if p.error else
                              _fmt(p.med("nsPerPair"), 1))
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
+        L.append("")
+        L.append("CPU ns per pair (user + system time of the whole process / pairs; "
+                 "start-up and exit included, steadier on a loaded machine):")
+        L.append("")
+        L.append("| workload | " + " | ".join(c.name for c in configs) + " |")
+        L.append("|---|" + "---:|" * len(configs))
+        pairs = meta.get("micro_pairs") or 0
+        for w in micro:
+            cells = []
+            for c in configs:
+                p = results.get(w.name, {}).get(c.name)
+                cpu = p.med("cpu") if p is not None and not p.error else None
+                cells.append("—" if p is None else "failed" if p.error else
+                             _fmt(cpu * 1e9 / pairs if cpu is not None and pairs else None, 1))
+            L.append("| %s | " % w.name + " | ".join(cells) + " |")
     L.append("")
     L.append("## Goal (issue 7), mscc default options")
     L.append("")
@@ -171,6 +186,14 @@ def markdown(meta, workloads, configs, results, correctness):
                 else:
                     L.append("| %s | %s | failed: %s | | | | %s |" % (
                         r["workload"], tool, r.get(tool + "_error", "?"), eq))
+        for r in correctness:
+            d = r.get("first_difference")
+            if d:
+                L.append("")
+                L.append("%s: first differing snapshot %d: (time, heap B, extra B) Massif %s, "
+                         "mscc %s." % (r["workload"], d["snapshot"], d["massif"], d["mscc"]))
+        L.append("")
+        L.append("Profiles kept in bench/results/profiles/.")
     failures = [(w.name, c.name, results[w.name][c.name].error) for w in workloads
                 for c in configs if results.get(w.name, {}).get(c.name) is not None
                 and results[w.name][c.name].error]
