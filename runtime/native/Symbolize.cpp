@@ -6,18 +6,29 @@
 // millisecond, so each address is described once and its frames kept in an
 // open-addressing table keyed by address. The Dwfl session reports this
 // process's mappings on first use and again whenever an address falls
-// outside every known module (a library dlopen'ed later).
+// outside every known module (a library dlopen'ed later), plus the objects
+// dlclose has unloaded since (Modules.h), from their files. Per module, the
+// function symbols (SymbolTable.h) and the address ranges of the compile
+// units are indexed once, so that each address costs two binary searches
+// plus libdw's line and scope lookups within one unit. Debug files are
+// found locally only (build-id under /usr/lib/debug, then .gnu_debuglink):
+// libdwfl's standard finder would load the debuginfod client, whose
+// libraries allocate in the profile and add TLS modules to the process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Symbolize.h"
 
 #include "Arena.h"
+#include "Modules.h"
+#include "SymbolTable.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
+#include <fcntl.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +52,7 @@ constexpr uint32_t MaxInlineFrames = 32;
 struct SymbolizerState {
   Dwfl *Session = nullptr;
   bool SessionFailed = false;
+  uint32_t ClosedReported = 0; // closed modules already reported
   CacheEntry **Table = nullptr; // open addressing, power-of-two capacity
   uint32_t Capacity = 0;
   uint32_t Count = 0;
@@ -48,8 +60,55 @@ struct SymbolizerState {
 
 SymbolizerState State;
 
-const Dwfl_Callbacks Callbacks = {
-    dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+/// Opens Path for libdwfl, which takes the descriptor and frees the name.
+int openDebugFile(const char *Path, char **DebugFileName) {
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd >= 0)
+    *DebugFileName = strdup(Path); // libdwfl frees it; the guard is set
+  return Fd;
+}
+
+/// libdwfl's find_debuginfo callback, without debuginfod: the build-id
+/// file under /usr/lib/debug, then the .gnu_debuglink name next to the
+/// object, in its .debug directory, and under /usr/lib/debug. An absolute
+/// DebugLink (a dwz alternate file) is tried as it is.
+int findLocalDebuginfo(Dwfl_Module *Mod, void **, const char *,
+                       Dwarf_Addr, const char *FileName,
+                       const char *DebugLink, GElf_Word, char **DebugFileName) {
+  char Path[4096];
+  if (DebugLink && DebugLink[0] == '/')
+    return openDebugFile(DebugLink, DebugFileName);
+  const unsigned char *Bits;
+  GElf_Addr Vaddr;
+  int BitsB = dwfl_module_build_id(Mod, &Bits, &Vaddr);
+  if (BitsB > 1) {
+    int Len = snprintf(Path, sizeof(Path), "/usr/lib/debug/.build-id/%02x/",
+                       Bits[0]);
+    for (int I = 1; I < BitsB && Len + 3 < (int)sizeof(Path); ++I)
+      Len += snprintf(Path + Len, sizeof(Path) - Len, "%02x", Bits[I]);
+    snprintf(Path + Len, sizeof(Path) - Len, ".debug");
+    int Fd = openDebugFile(Path, DebugFileName);
+    if (Fd >= 0)
+      return Fd;
+  }
+  if (!DebugLink || !*DebugLink || !FileName)
+    return -1;
+  const char *Slash = strrchr(FileName, '/');
+  int DirB = Slash ? (int)(Slash - FileName) : 0;
+  const char *Forms[] = {"%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s"};
+  for (const char *Form : Forms) {
+    snprintf(Path, sizeof(Path), Form, DirB, FileName, DebugLink);
+    if (strcmp(Path, FileName) == 0)
+      continue; // the object itself
+    int Fd = openDebugFile(Path, DebugFileName);
+    if (Fd >= 0)
+      return Fd;
+  }
+  return -1;
+}
+
+const Dwfl_Callbacks Callbacks = {dwfl_linux_proc_find_elf, findLocalDebuginfo,
+                                  nullptr, nullptr};
 
 uint32_t hashPc(uint64_t Pc) {
   Pc ^= Pc >> 33;
@@ -58,12 +117,23 @@ uint32_t hashPc(uint64_t Pc) {
   return (uint32_t)Pc;
 }
 
+/// Reports, from their files, the objects dlclose unloaded.
+void reportClosedModules() {
+  uint32_t Count;
+  const ClosedModule *Closed = closedModules(Count);
+  for (uint32_t I = State.ClosedReported; I < Count; ++I)
+    dwfl_report_elf(State.Session, Closed[I].Path, Closed[I].Path, -1,
+                    Closed[I].Base, false);
+  State.ClosedReported = Count;
+}
+
 bool reportModules(bool Initial) {
   if (Initial)
     dwfl_report_begin(State.Session);
   else
     dwfl_report_begin_add(State.Session);
   int Err = dwfl_linux_proc_report(State.Session, getpid());
+  reportClosedModules();
   dwfl_report_end(State.Session, nullptr, nullptr);
   return Err == 0;
 }
@@ -89,6 +159,12 @@ const char *baseName(const char *Path) {
 }
 
 const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
+
+/// One address range of a compile unit.
+struct CuRange {
+  Dwarf_Addr Lo, Hi;
+  Dwarf_Off DieOff;
+};
 
 /// The file name as Valgrind prints it: the name entry of the line table,
 /// without the include directory it is relative to (so "src/a.c" when the
@@ -151,64 +227,93 @@ uint32_t callLine(Dwarf_Die *Inlined) {
   return (uint32_t)Line;
 }
 
-/// Orders two names of one address the way Valgrind does: the shorter name
-/// not counting a version suffix, then the versioned one, then the
-/// alphabetically first. So strndup beats __strndup and
-/// _IO_file_xsputn@@GLIBC_2.2.5 beats _IO_new_file_xsputn.
-bool preferName(const char *A, const char *B) {
-  const char *VerA = strchr(A, '@'), *VerB = strchr(B, '@');
-  size_t LenA = VerA ? (size_t)(VerA - A) : strlen(A);
-  size_t LenB = VerB ? (size_t)(VerB - B) : strlen(B);
-  if (LenA != LenB)
-    return LenA < LenB;
-  if (!VerA != !VerB)
-    return VerA != nullptr;
-  return strcmp(A, B) < 0;
+/// What is indexed once per module, kept in libdwfl's per-module slot.
+struct ModuleData {
+  SymbolTable *Symbols;
+  CuRange *Cus; // sorted by Lo; ranges in the DWARF's address space
+  uint32_t NumCus;
+  Dwarf *Dw;
+  Dwarf_Addr Bias;
+  const char *Object;
+};
+
+int compareCus(const void *A, const void *B) {
+  const CuRange &X = *(const CuRange *)A, &Y = *(const CuRange *)B;
+  return X.Lo < Y.Lo ? -1 : X.Lo > Y.Lo ? 1 : 0;
 }
 
-/// The ELF symbol naming the function at Pc, chosen among aliases of the
-/// same address and size like Valgrind does.
-const char *functionSymbol(Dwfl_Module *Mod, uint64_t Pc) {
-  GElf_Off Offset;
-  GElf_Sym Sym;
-  const char *Best = dwfl_module_addrinfo(Mod, Pc, &Offset, &Sym, nullptr,
-                                          nullptr, nullptr);
-  if (!Best)
-    return nullptr;
-  GElf_Addr Start = Pc - Offset;
-  int NumSyms = dwfl_module_getsymtab(Mod);
-  for (int I = 1; I < NumSyms; ++I) {
-    GElf_Sym Other;
-    GElf_Addr Addr;
-    const char *Name = dwfl_module_getsym_info(Mod, I, &Other, &Addr, nullptr,
-                                               nullptr, nullptr);
-    if (Name && *Name && Addr == Start && Other.st_size == Sym.st_size &&
-        preferName(Name, Best))
-      Best = Name;
-  }
-  return Best;
-}
-
-/// The compile unit containing Pc. libdw finds it through .debug_aranges,
-/// which clang does not emit by default; without them every unit's ranges
-/// are searched.
-Dwarf_Die *findCu(Dwfl_Module *Mod, uint64_t Pc, Dwarf_Die &CuMem,
-                  Dwarf_Addr &Bias) {
-  if (Dwarf_Die *Cu = dwfl_module_addrdie(Mod, Pc, &Bias))
-    return Cu;
-  Dwarf *Dw = dwfl_module_getdwarf(Mod, &Bias);
-  if (!Dw)
-    return nullptr;
+/// Indexes the address ranges of every compile unit of Dw. clang emits no
+/// .debug_aranges, through which libdw would otherwise find a unit.
+void indexCus(ModuleData &M) {
+  uint32_t Cap = 0;
   Dwarf_Off Off = 0, Next;
   size_t HeaderB;
-  while (dwarf_nextcu(Dw, Off, &Next, &HeaderB, nullptr, nullptr, nullptr) ==
-         0) {
-    if (dwarf_offdie(Dw, Off + HeaderB, &CuMem) &&
-        dwarf_haspc(&CuMem, Pc - Bias) > 0)
-      return &CuMem;
-    Off = Next;
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    uint32_t N = 0;
+    Off = 0;
+    while (dwarf_nextcu(M.Dw, Off, &Next, &HeaderB, nullptr, nullptr,
+                        nullptr) == 0) {
+      Dwarf_Die Cu;
+      if (dwarf_offdie(M.Dw, Off + HeaderB, &Cu)) {
+        Dwarf_Addr Base, Lo, Hi;
+        ptrdiff_t At = 0;
+        while ((At = dwarf_ranges(&Cu, At, &Base, &Lo, &Hi)) > 0) {
+          if (Pass == 1 && N < Cap)
+            M.Cus[N] = CuRange{Lo, Hi, Off + HeaderB};
+          ++N;
+        }
+      }
+      Off = Next;
+    }
+    if (Pass == 0) {
+      Cap = N;
+      M.Cus = N ? (CuRange *)arenaAllocate(N * sizeof(CuRange)) : nullptr;
+      if (!M.Cus)
+        return;
+    } else {
+      M.NumCus = N < Cap ? N : Cap;
+    }
   }
-  return nullptr;
+  qsort(M.Cus, M.NumCus, sizeof(CuRange), compareCus);
+}
+
+ModuleData *moduleData(Dwfl_Module *Mod) {
+  void **Slot;
+  const char *Name = dwfl_module_info(Mod, &Slot, nullptr, nullptr, nullptr,
+                                      nullptr, nullptr, nullptr);
+  if (*Slot)
+    return (ModuleData *)*Slot;
+  ModuleData *M = (ModuleData *)arenaAllocate(sizeof(ModuleData));
+  if (!M)
+    return nullptr;
+  M->Object = copyName(Name);
+  M->Symbols = buildSymbolTable(Mod);
+  M->Dw = dwfl_module_getdwarf(Mod, &M->Bias);
+  if (M->Dw)
+    indexCus(*M);
+  *Slot = M;
+  return M;
+}
+
+/// The compile unit containing Pc (a runtime address).
+Dwarf_Die *findCu(Dwfl_Module *Mod, const ModuleData &M, uint64_t Pc,
+                  Dwarf_Die &CuMem, Dwarf_Addr &Bias) {
+  Bias = M.Bias;
+  uint64_t A = Pc - M.Bias;
+  // The last range starting at or below A; ranges of units may nest (a
+  // unit's whole span around another's pieces), so look back a little.
+  uint32_t Lo = 0, Hi = M.NumCus;
+  while (Lo < Hi) {
+    uint32_t Mid = (Lo + Hi) / 2;
+    if (M.Cus[Mid].Lo <= A)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  for (uint32_t I = Lo, Seen = 0; I-- > 0 && Seen < 64; ++Seen)
+    if (A < M.Cus[I].Hi && dwarf_offdie(M.Dw, M.Cus[I].DieOff, &CuMem))
+      return &CuMem;
+  return dwfl_module_addrdie(Mod, Pc, &Bias);
 }
 
 /// Fills Out (capacity MaxInlineFrames) with the frames of Pc.
@@ -222,16 +327,16 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   if (!Mod)
     return 1;
 
-  const char *ModName =
-      dwfl_module_info(Mod, nullptr, nullptr, nullptr, nullptr, nullptr,
-                       nullptr, nullptr);
-  const char *Object = copyName(ModName);
-  const char *SymName = functionSymbol(Mod, Pc);
+  ModuleData *M = moduleData(Mod);
+  if (!M)
+    return 1;
+  const char *Object = M->Object;
+  const char *SymName = symbolAt(M->Symbols, Pc);
   const char *RealName = SymName ? demangle(SymName) : nullptr;
 
   Dwarf_Addr Bias = 0;
   Dwarf_Die CuMem;
-  Dwarf_Die *Cu = findCu(Mod, Pc, CuMem, Bias);
+  Dwarf_Die *Cu = M->Dw ? findCu(Mod, *M, Pc, CuMem, Bias) : nullptr;
 
   // The innermost file:line comes from the line table.
   const char *File = nullptr;

@@ -5,11 +5,13 @@
 // Stack capture starts at the frame of the runtime function the program
 // called (an interposed malloc or a __massif_* entry point) and yields code
 // addresses innermost first, each a return address minus 1, exactly the
-// addresses Massif prints. Today the only unwinder is the frame-pointer walk,
-// which is exact through instrumented code (built with frame pointers) and
-// stops cleanly at the first frame that does not look like one. captureStack
-// is the seam where a DWARF unwinder (libunwind) will take over for
-// uninstrumented frames.
+// addresses Massif prints. Two ways of stepping to a caller are mixed frame
+// by frame: through instrumented code (which keeps frame pointers) the
+// frame-pointer chain, two loads per frame; through any other code (glibc,
+// libstdc++, ld.so, a library built without frame pointers) the .eh_frame
+// rule of the return address (FrameRules.h), one cached lookup per frame.
+// Every word read is first checked to lie in the current thread's stack, so
+// a wrong rule or a stale register ends the walk instead of faulting.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +53,10 @@ struct UnwindStart {
 uint32_t walkFramePointers(const void *Fp, uintptr_t StackHi, uint64_t *Pcs,
                            uint32_t Max);
 
-/// Captures the stack described by Start into Pcs[0..Max).
+/// Captures the stack described by Start into Pcs[0..Max): the frames of
+/// instrumented and uninstrumented code alike, through signal frames (the
+/// interrupted code continues the stack), down to the thread's outermost
+/// frame (_start, or clone for other threads). Allocates nothing.
 uint32_t captureStack(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max);
 
 /// Finds the calling thread's stack, [Lo, Hi); Hi is 0 when it cannot be

@@ -4,16 +4,27 @@
 //
 // Built with frame pointers and without sibling calls, so a chain of
 // noinline functions has one frame each and the walk must reproduce the
-// return addresses the functions see themselves.
+// return addresses the functions see themselves. Real captures through
+// glibc (qsort calling back, a signal handler, a thread's start) must come
+// back into this binary's frames, and the frames must name what Valgrind
+// names.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Unwind.h"
 
+#include "FrameRules.h"
+#include "Symbolize.h"
+
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace massif::native;
 
@@ -127,25 +138,32 @@ TEST(UnwindTest, UnknownStackBoundsTrustOnlyTheFirstFrame) {
   EXPECT_EQ(walkFramePointers((const void *)S.at(0), S.hi(), Out, 8), 2u);
 }
 
+// Return addresses the walk may follow by frame pointer: inside this
+// binary, which (holding the runtime's objects) counts as instrumented code.
+uintptr_t codeAddress(int I) { return (uintptr_t)&codeAddress + 16 + I; }
+
 TEST(UnwindTest, ResumeFrameSkipsTheLibraryFrames) {
-  // Entry frame: the interposer, returning into a library function; the
-  // resume frame: the entry point that called the library.
-  FakeStack Entry, Resume;
-  Entry.Words[0] = 0xdead0; // the library's frame pointer: never followed
-  Entry.Words[1] = 0x4001;
-  Resume.Words[0] = Resume.at(1);
-  Resume.Words[1] = 0x6001;
-  Resume.Words[2] = 0;
-  Resume.Words[3] = 0x6101;
-  // Both fake stacks stand inside one stack of unknown extent.
-  UnwindStart Start = {(const void *)Entry.at(0), (const void *)Resume.at(0),
-                       0, ~(uintptr_t)0};
+  // Frame 0: the interposer, returning into a library function; frame 2:
+  // the entry point that called the library, higher on the same stack.
+  FakeStack S;
+  S.Words[0] = 0xdead0; // the library's frame pointer: never followed
+  S.Words[1] = 0x4001;
+  S.Words[4] = S.at(3);
+  S.Words[5] = codeAddress(1);
+  S.Words[6] = 0;
+  S.Words[7] = codeAddress(2);
+  UnwindStart Start = {(const void *)S.at(0), (const void *)S.at(2), S.at(0),
+                       S.hi()};
   uint64_t Out[8];
   uint32_t N = captureStack(Start, Out, 8);
   ASSERT_EQ(N, 3u);
   EXPECT_EQ(Out[0], 0x4000u);
-  EXPECT_EQ(Out[1], 0x6000u);
-  EXPECT_EQ(Out[2], 0x6100u);
+  EXPECT_EQ(Out[1], codeAddress(1) - 1);
+  EXPECT_EQ(Out[2], codeAddress(2) - 1);
+  // A resume frame below the entry frame is not followed.
+  UnwindStart Below = {(const void *)S.at(2), (const void *)S.at(0), S.at(0),
+                       S.hi()};
+  EXPECT_EQ(captureStack(Below, Out, 8), 1u);
 }
 
 TEST(UnwindTest, EntryFrameOffTheThreadStackTrustsOnlyTheFirstFrame) {
@@ -153,16 +171,168 @@ TEST(UnwindTest, EntryFrameOffTheThreadStackTrustsOnlyTheFirstFrame) {
   // thread do not contain the frames, so nothing beyond the first is read.
   FakeStack S;
   S.Words[0] = S.at(1);
-  S.Words[1] = 0x7001;
+  S.Words[1] = codeAddress(1);
   S.Words[2] = 0;
-  S.Words[3] = 0x8001;
+  S.Words[3] = codeAddress(2);
   uint64_t Out[8];
   UnwindStart Off = {(const void *)S.at(0), nullptr, S.hi() + 4096,
                      S.hi() + 8192};
   EXPECT_EQ(captureStack(Off, Out, 8), 1u);
-  EXPECT_EQ(Out[0], 0x7000u);
+  EXPECT_EQ(Out[0], codeAddress(1) - 1);
   UnwindStart On = {(const void *)S.at(0), nullptr, S.at(0), S.hi()};
   EXPECT_EQ(captureStack(On, Out, 8), 2u);
+  EXPECT_EQ(Out[1], codeAddress(2) - 1);
+}
+
+TEST(UnwindTest, GarbageFramePointersEndTheCapture) {
+  FakeStack S;
+  S.Words[0] = S.at(1);
+  S.Words[1] = codeAddress(1);
+  S.Words[2] = S.at(0); // below the frame it was saved in
+  S.Words[3] = codeAddress(2);
+  uint64_t Out[8];
+  UnwindStart Start = {(const void *)S.at(0), nullptr, S.at(0), S.hi()};
+  EXPECT_EQ(captureStack(Start, Out, 8), 2u);
+  S.Words[2] = S.hi(); // beyond the top of the stack
+  EXPECT_EQ(captureStack(Start, Out, 8), 2u);
+  S.Words[2] = S.at(1) + 4; // misaligned
+  EXPECT_EQ(captureStack(Start, Out, 8), 2u);
+  S.Words[2] = S.at(2);
+  S.Words[5] = 12; // not a code address
+  EXPECT_EQ(captureStack(Start, Out, 8), 2u);
+}
+
+// Captures the calling function's stack as an entry point does, and names
+// every frame (the out-of-line function of each address).
+std::vector<std::string> captureNames() {
+  uintptr_t Lo, Hi;
+  findStackBounds(Lo, Hi);
+  UnwindStart Start = {__builtin_frame_address(0), nullptr, Lo, Hi};
+  uint64_t Out[MaxCapturedFrames];
+  uint32_t N = captureStack(Start, Out, MaxCapturedFrames);
+  std::vector<std::string> Names;
+  const massif::Symbolizer &S = processSymbolizer();
+  for (uint32_t I = 0; I < N; ++I) {
+    massif::FrameInfo F[8];
+    uint32_t NumF = S.Describe(S.Ctx, Out[I], F, 8);
+    Names.push_back(F[NumF - 1].Function ? F[NumF - 1].Function : "???");
+  }
+  return Names;
+}
+
+/// Where Names has Want, or -1.
+int indexOf(const std::vector<std::string> &Names, const std::string &Want) {
+  for (size_t I = 0; I < Names.size(); ++I)
+    if (Names[I] == Want)
+      return (int)I;
+  return -1;
+}
+
+std::string joined(const std::vector<std::string> &Names) {
+  std::string J;
+  for (const std::string &N : Names)
+    J += N + " <- ";
+  return J;
+}
+
+std::vector<std::string> SeenInCompare;
+
+__attribute__((noinline)) int compareInts(const void *A, const void *B) {
+  if (SeenInCompare.empty())
+    SeenInCompare = captureNames();
+  return *(const int *)A - *(const int *)B;
+}
+
+__attribute__((noinline)) void sortSome() {
+  int V[4] = {3, 1, 2, 0};
+  qsort(V, 4, sizeof(int), compareInts);
+  asm volatile("" ::: "memory");
+}
+
+TEST(UnwindTest, CallbackFromLibcComesBackToTheCaller) {
+  SeenInCompare.clear();
+  sortSome();
+  const std::vector<std::string> &N = SeenInCompare;
+  int Cmp = indexOf(N, "(anonymous namespace)::compareInts(void const*, void const*)");
+  int Qsort = indexOf(N, "qsort_r");
+  int Caller = indexOf(N, "(anonymous namespace)::sortSome()");
+  ASSERT_EQ(Cmp, 0) << joined(N);
+  ASSERT_GT(Qsort, Cmp) << joined(N);
+  EXPECT_EQ(Caller, Qsort + 1) << joined(N);
+  EXPECT_EQ(indexOf(N, "(anonymous namespace)::UnwindTest_"
+                       "CallbackFromLibcComesBackToTheCaller_Test::TestBody()"),
+            Caller + 1)
+      << joined(N);
+}
+
+std::vector<std::string> SeenInHandler;
+
+void onSignal(int) { SeenInHandler = captureNames(); }
+
+TEST(UnwindTest, SignalHandlerStackContinuesIntoTheInterruptedCode) {
+  struct sigaction Act = {}, Old;
+  Act.sa_handler = onSignal;
+  ASSERT_EQ(sigaction(SIGUSR1, &Act, &Old), 0);
+  raise(SIGUSR1);
+  sigaction(SIGUSR1, &Old, nullptr);
+  const std::vector<std::string> &N = SeenInHandler;
+  // handler <- ??? (glibc's restorer) <- pthread_kill's code <- raise <- us
+  int Handler = indexOf(N, "(anonymous namespace)::onSignal(int)");
+  int Raise = indexOf(N, "raise");
+  ASSERT_EQ(Handler, 0) << joined(N);
+  EXPECT_EQ(N[1], "???") << joined(N);
+  ASSERT_GT(Raise, 1) << joined(N);
+  EXPECT_EQ(N[Raise + 1], "(anonymous namespace)::UnwindTest_"
+                          "SignalHandlerStackContinuesIntoTheInterruptedCode_"
+                          "Test::TestBody()")
+      << joined(N);
+}
+
+TEST(UnwindTest, SignalTrampolineRuleReadsTheSavedContext) {
+  struct sigaction Act = {}, Old;
+  Act.sa_handler = onSignal;
+  ASSERT_EQ(sigaction(SIGUSR1, &Act, &Old), 0);
+  struct sigaction Now;
+  sigaction(SIGUSR1, nullptr, &Now);
+  sigaction(SIGUSR1, &Old, nullptr);
+  // glibc installs its restorer; the handler returns to it, so the walk
+  // looks it up one byte before (where glibc's CFI deliberately starts).
+  ASSERT_NE(Now.sa_restorer, nullptr);
+  FrameRule R;
+  ASSERT_TRUE(computeFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, R));
+  EXPECT_TRUE(R.Signal);
+  EXPECT_EQ(R.Cfa, FrameRule::CfaDerefSp);
+  EXPECT_EQ(R.Ra, FrameRule::AtSp);
+  EXPECT_EQ(R.Bp, FrameRule::AtSp);
+  // The cache gives the same.
+  FrameRule C;
+  ASSERT_TRUE(lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C));
+  ASSERT_TRUE(lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C));
+  EXPECT_EQ(C.Cfa, R.Cfa);
+  EXPECT_EQ(C.CfaOff, R.CfaOff);
+  EXPECT_EQ(C.RaOff, R.RaOff);
+  EXPECT_EQ(C.BpOff, R.BpOff);
+}
+
+std::vector<std::string> SeenInThread;
+
+void *threadMain(void *) {
+  SeenInThread = captureNames();
+  return nullptr;
+}
+
+TEST(UnwindTest, ThreadStackEndsAtCloneAsUnderValgrind) {
+  pthread_t T;
+  ASSERT_EQ(pthread_create(&T, nullptr, threadMain, nullptr), 0);
+  pthread_join(T, nullptr);
+  const std::vector<std::string> &N = SeenInThread;
+  // glibc starts threads with clone3, which Valgrind does not offer: under
+  // it the stack ends in clone, and so it does here.
+  ASSERT_EQ(N.size(), 3u) << joined(N);
+  EXPECT_EQ(N[0], "(anonymous namespace)::threadMain(void*)");
+  EXPECT_EQ(N[1], "start_thread");
+  EXPECT_EQ(N[2], "clone");
+  EXPECT_NE(threadStartPc(), 0u);
 }
 
 } // namespace
