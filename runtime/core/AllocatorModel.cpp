@@ -24,9 +24,12 @@
 //     ranges over (req16, req16 + align]; the model uses the middle,
 //     req16 + align/2.
 //
-// Not modelled: reuse of a freed block whose leftover would be too small
-// to split (Valgrind then hands out the whole block, e.g. malloc(96) in a
-// freed 112-byte block has slop 16).
+// This estimate keeps no history, so it misses reuse of a freed block
+// whose leftover would be too small to split (Valgrind then hands out the
+// whole block: malloc(96) in a freed 112-byte block has slop 16). The
+// Profile does not use it for blocks it can replay: ClientArena.h
+// simulates Valgrind's allocator exactly; this is its fallback when the
+// model's memory runs out, and for callers that keep no history.
 //
 //===----------------------------------------------------------------------===//
 

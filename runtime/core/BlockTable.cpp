@@ -21,8 +21,8 @@ bool BlockTable::init(const Allocator &Alloc) {
   A = Alloc;
   size_t Cap = size_t(1) << InitialBits;
   Keys = allocArray<uint64_t>(A, Cap);
-  Recs = allocArray<Rec>(A, Cap);
-  if (!Keys || !Recs)
+  Ids = allocArray<uint32_t>(A, Cap);
+  if (!Keys || !Ids)
     return false;
   Mask = Cap - 1;
   Shift = 64 - InitialBits;
@@ -35,16 +35,16 @@ bool BlockTable::grow() {
   size_t OldCap = size_t(Mask + 1);
   size_t NewCap = OldCap * 2;
   uint64_t *OldKeys = Keys;
-  Rec *OldRecs = Recs;
+  uint32_t *OldIds = Ids;
   uint64_t *NewKeys = allocArray<uint64_t>(A, NewCap);
-  Rec *NewRecs = allocArray<Rec>(A, NewCap);
-  if (!NewKeys || !NewRecs) {
+  uint32_t *NewIds = allocArray<uint32_t>(A, NewCap);
+  if (!NewKeys || !NewIds) {
     freeArray(A, NewKeys, NewKeys ? NewCap : 0);
-    freeArray(A, NewRecs, NewRecs ? NewCap : 0);
+    freeArray(A, NewIds, NewIds ? NewCap : 0);
     return false;
   }
   Keys = NewKeys;
-  Recs = NewRecs;
+  Ids = NewIds;
   Mask = NewCap - 1;
   --Shift;
   GrowAt = NewCap / 4 * 3;
@@ -56,28 +56,29 @@ bool BlockTable::grow() {
   for (size_t K = 0; K < OldCap; ++K) {
     size_t From = (Start + K) & (OldCap - 1);
     if (OldKeys[From] != 0)
-      place(OldKeys[From], OldRecs[From], home(~OldKeys[From]),
+      place(OldKeys[From], OldIds[From], home(~OldKeys[From]),
             /*NewestFirst=*/false);
   }
   freeArray(A, OldKeys, OldCap);
-  freeArray(A, OldRecs, OldCap);
+  freeArray(A, OldIds, OldCap);
   return true;
 }
 
-void BlockTable::place(uint64_t Key, Rec R, uint64_t I, bool NewestFirst) {
+void BlockTable::place(uint64_t Key, uint32_t Id, uint64_t I,
+                       bool NewestFirst) {
   for (;; I = (I + 1) & Mask) {
     uint64_t K = Keys[I];
     if (K == 0) {
       Keys[I] = Key;
-      Recs[I] = R;
+      Ids[I] = Id;
       return;
     }
     if (K == Key && NewestFirst) {
       // The same address again (Massif allows it): the newest record goes
       // first, like Massif's chained table that prepends.
-      Rec Older = Recs[I];
-      Recs[I] = R;
-      R = Older;
+      uint32_t Older = Ids[I];
+      Ids[I] = Id;
+      Id = Older;
     }
   }
 }
@@ -88,7 +89,7 @@ void BlockTable::erase(uint64_t I) {
   for (uint64_t J = (I + 1) & Mask; Keys[J] != 0; J = (J + 1) & Mask) {
     if (distance(J) >= ((J - I) & Mask)) {
       Keys[I] = Keys[J];
-      Recs[I] = Recs[J];
+      Ids[I] = Ids[J];
       I = J;
     }
   }

@@ -89,7 +89,8 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
     return false;
   I->Filter.init(I->Opts, Sym);
   I->EagerClassify = I->Filter.needsEagerClassification();
-  if (!I->Blocks.init(A) || !I->Tree.init(A) ||
+  if (!I->Blocks.init(A) || !I->Arena.init(A, uint64_t(O.AlignmentB)) ||
+      !I->Tree.init(A) ||
       !I->Snaps.init(A, uint32_t(O.MaxSnapshots), uint32_t(O.DetailedFreq),
                      O.PeakInaccuracy, /*KeepTrees=*/O.Heap))
     return false;
@@ -114,90 +115,154 @@ void Profile::startup() {
   P->maybeNormal();
 }
 
+void Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
+                           uint64_t SlopB, StackId Stack) {
+  uint32_t E = Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry;
+  setRecord(Id, ReqB, E);
+  if (!Blocks.insert(Addr, Id)) {
+    Arena.release(Id);
+    return; // out of memory: the block stays unknown, like a foreign one
+  }
+  if (ignored(E))
+    return;
+  Tree.Values[E] += ReqB;
+  uint64_t ExtraB = AdminB + SlopB;
+  HeapB += ReqB;
+  this->ExtraB += ExtraB;
+  TimeB += ReqB + ExtraB;
+  maybeNormal();
+}
+
+void Profile::onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB,
+                       StackId Stack) {
+  Impl &I = *P;
+  uint64_t SlopB;
+  uint32_t Id = I.Arena.allocate(ReqB, AlignB);
+  if (Id) {
+    SlopB = I.Arena.usableB(Id) - ReqB;
+  } else {
+    // The replay is out of memory (or the request beyond it): estimate.
+    SlopB = modelSlopB(ReqB, AlignB ? AlignB : uint64_t(I.Opts.AlignmentB));
+    if (!(Id = I.Arena.detached(SlopB)))
+      return;
+  }
+  I.record(Addr, Id, ReqB, SlopB, Stack);
+}
+
 void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
                       StackId Stack) {
   Impl &I = *P;
-  uint32_t E = I.Opts.Heap ? I.entryFor(Stack) : AllocTree::NoEntry;
-  if (!I.Blocks.insert(BlockRecord{Addr, ReqB, SlopB, E}))
-    return; // out of memory: the block stays unknown, like a foreign one
-  if (I.ignored(E))
-    return;
-  I.Tree.Values[E] += ReqB;
-  uint64_t ExtraB = I.AdminB + SlopB;
-  I.HeapB += ReqB;
-  I.ExtraB += ExtraB;
-  I.TimeB += ReqB + ExtraB;
-  I.maybeNormal();
+  if (uint32_t Id = I.Arena.detached(SlopB))
+    I.record(Addr, Id, ReqB, SlopB, Stack);
 }
 
-void Profile::onFree(uint64_t Addr) {
-  Impl &I = *P;
-  BlockRecord B;
-  if (!I.Blocks.remove(Addr, B) || I.ignored(B.Entry))
+void Profile::onFree(uint64_t Addr) { P->free(Addr); }
+
+void Profile::Impl::free(uint64_t Addr) {
+  uint32_t Id;
+  if (!Blocks.remove(Addr, Id))
     return;
-  I.maybePeak();
-  uint64_t ExtraB = I.AdminB + B.SlopB;
-  I.HeapB -= B.ReqB;
-  I.ExtraB -= ExtraB;
-  I.Tree.Values[B.Entry] -= B.ReqB;
-  I.TimeB += B.ReqB + ExtraB;
-  I.maybeNormal();
+  BlockInfo B = info(Id);
+  // Massif unrecords the block and then frees it; the replay has no say
+  // in the numbers, so the order does not matter here.
+  Arena.release(Id);
+  if (ignored(B.Entry))
+    return;
+  maybePeak();
+  uint64_t ExtraB = AdminB + B.SlopB;
+  HeapB -= B.ReqB;
+  this->ExtraB -= ExtraB;
+  Tree.Values[B.Entry] -= B.ReqB;
+  TimeB += B.ReqB + ExtraB;
+  maybeNormal();
 }
 
 bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                         uint64_t NewSlopB, StackId Stack) {
-  Impl &I = *P;
+  return P->realloc(OldAddr, NewAddr, NewReqB, /*Replay=*/false, NewSlopB,
+                    Stack);
+}
+
+bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
+                        StackId Stack) {
+  return P->realloc(OldAddr, NewAddr, NewReqB, /*Replay=*/true, 0, Stack);
+}
+
+bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
+                            uint64_t NewReqB, bool Replay, uint64_t GivenSlopB,
+                            StackId Stack) {
+  uint32_t Id;
   if (NewReqB == 0) {
     // Massif's realloc(p, 0) is free(p).
-    BlockRecord B;
-    if (!I.Blocks.find(OldAddr, B))
+    if (!Blocks.find(OldAddr, Id))
       return false;
-    onFree(OldAddr);
+    free(OldAddr);
     return true;
   }
-  BlockRecord B;
-  if (!I.Blocks.remove(OldAddr, B))
+  if (!Blocks.remove(OldAddr, Id))
     return false;
-  const uint64_t OldReqB = B.ReqB, OldSlopB = B.SlopB;
-  const uint32_t OldE = B.Entry;
+  const BlockInfo Old = info(Id);
 
   // With --heap=no every block is charged to NoEntry, which is ignored.
-  bool Ignored = I.ignored(OldE);
-  if (!Ignored && NewReqB < OldReqB)
-    I.maybePeak(); // shrinking is a deallocation
+  bool Ignored = ignored(Old.Entry);
+  if (!Ignored && NewReqB < Old.ReqB)
+    maybePeak(); // shrinking is a deallocation
 
   // Shrinking and growing within the slop stay in place (logically: the
   // model decides from the block's own record, whatever the allocator did).
-  uint64_t SlopB =
-      NewReqB <= OldReqB + OldSlopB ? OldSlopB + OldReqB - NewReqB : NewSlopB;
+  uint64_t SlopB;
+  uint32_t NewId = Id;
+  if (NewReqB <= Old.ReqB + Old.SlopB) {
+    SlopB = Old.SlopB + Old.ReqB - NewReqB;
+    if (Arena.isDetached(Id))
+      Arena.setDetachedSlopB(Id, SlopB);
+  } else {
+    // Massif allocates the new block, then frees the old one.
+    NewId = Replay ? Arena.allocate(NewReqB, 0) : 0;
+    if (NewId) {
+      SlopB = Arena.usableB(NewId) - NewReqB;
+    } else {
+      SlopB = Replay ? modelSlopB(NewReqB, uint64_t(Opts.AlignmentB))
+                     : GivenSlopB;
+      NewId = Arena.detached(SlopB);
+    }
+    Arena.release(Id);
+  }
 
-  uint32_t E = OldE;
-  if (I.Opts.Heap) {
-    uint32_t NewE = I.entryFor(Stack);
+  uint32_t E = Old.Entry;
+  if (Opts.Heap) {
+    uint32_t NewE = entryFor(Stack);
     // The realloc's own stack always receives the new size.
-    I.Tree.Values[NewE] += NewReqB;
-    if (!Ignored && !I.ignored(NewE)) {
-      I.Tree.Values[OldE] -= OldReqB;
+    Tree.Values[NewE] += NewReqB;
+    if (!Ignored && !ignored(NewE)) {
+      Tree.Values[Old.Entry] -= Old.ReqB;
       E = NewE;
     } else {
       // Ignored for the totals. The block moves to NEW unless that would
       // un-ignore a block whose allocation was ignored.
-      E = (!I.ignored(NewE) && I.ignored(OldE)) ? OldE : NewE;
+      E = (!ignored(NewE) && ignored(Old.Entry)) ? Old.Entry : NewE;
       Ignored = true;
     }
   }
-  if (!I.Blocks.insert(BlockRecord{NewAddr, NewReqB, SlopB, E}))
+  if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
+  } else {
+    setRecord(NewId, NewReqB, E);
+    if (!Blocks.insert(NewAddr, NewId)) {
+      Arena.release(NewId);
+      Ignored = true;
+    }
+  }
 
-  if (!I.Opts.Heap || Ignored)
+  if (!Opts.Heap || Ignored)
     return true;
-  int64_t DHeap = int64_t(NewReqB - OldReqB);
-  int64_t DExtra = int64_t(SlopB - OldSlopB);
-  I.HeapB += uint64_t(DHeap);
-  I.ExtraB += uint64_t(DExtra);
+  int64_t DHeap = int64_t(NewReqB - Old.ReqB);
+  int64_t DExtra = int64_t(SlopB - Old.SlopB);
+  HeapB += uint64_t(DHeap);
+  ExtraB += uint64_t(DExtra);
   int64_t DTotal = DHeap + DExtra;
-  I.TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
-  I.maybeNormal();
+  TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
+  maybeNormal();
   return true;
 }
 
@@ -220,9 +285,10 @@ void Profile::onStackDelta(int64_t DeltaB) {
 }
 
 bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const {
-  BlockRecord B;
-  if (!P || !P->Blocks.find(Addr, B))
+  uint32_t Id;
+  if (!P || !P->Blocks.find(Addr, Id))
     return false;
+  Impl::BlockInfo B = P->info(Id);
   ReqB = B.ReqB;
   SlopB = B.SlopB;
   return true;

@@ -36,8 +36,10 @@ struct RunInfo {
   uint32_t Argc;
 };
 
-/// Massif's model of Valgrind's allocator: the slop ("usable minus
-/// requested") of a block of ReqB bytes aligned to AlignB.
+/// A history-free estimate of Valgrind's allocator: the slop ("usable
+/// minus requested") of a fresh block of ReqB bytes aligned to AlignB. The
+/// Profile itself replays Valgrind's allocator (onMalloc) and is exact;
+/// this is for callers that keep no history.
 uint64_t modelSlopB(uint64_t ReqB, uint64_t AlignB);
 
 class Profile {
@@ -51,7 +53,17 @@ public:
   /// The start-up snapshot (snapshot 0, time 0).
   void startup();
 
-  /// A block of ReqB useful bytes at Addr, charged to Stack.
+  /// A block from the program's allocator (malloc, calloc, new, memalign,
+  /// valloc, aligned new, ...) of ReqB useful bytes at Addr, charged to
+  /// Stack. AlignB is 0 for the unaligned forms (they get --alignment) or
+  /// the alignment the program asked for. Its slop is what Valgrind's
+  /// allocator would hand out after the same history: the model replays
+  /// that allocator (ClientArena.h), ignored blocks included.
+  void onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB, StackId Stack);
+
+  /// A block of ReqB useful bytes at Addr with the given slop, charged to
+  /// Stack: for blocks outside Valgrind's allocator (client requests) or
+  /// engines that know the slop. It takes no part in the replay.
   void onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB, StackId Stack);
 
   /// A free/delete of Addr; unknown addresses are ignored.
@@ -66,6 +78,12 @@ public:
   /// onAlloc, charged to the realloc's stack.
   bool onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                  uint64_t NewSlopB, StackId Stack);
+
+  /// The same for a program's realloc, with the new block (if it must
+  /// move) taken from the replayed allocator, as onMalloc, after which the
+  /// old one is released there, in Massif's order.
+  bool onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
+                 StackId Stack);
 
   /// Stack growth (positive) or shrink (negative) for --stacks=yes.
   void onStackDelta(int64_t DeltaB);

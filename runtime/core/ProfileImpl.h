@@ -12,6 +12,7 @@
 
 #include "AllocTree.h"
 #include "BlockTable.h"
+#include "ClientArena.h"
 #include "Profile.h"
 #include "SnapshotEngine.h"
 #include "StackFilter.h"
@@ -25,7 +26,8 @@ struct Profile::Impl {
   Symbolizer Sym;
   Clock Clk;
 
-  BlockTable Blocks;
+  BlockTable Blocks;  ///< address -> node in Arena
+  ClientArena Arena; ///< Valgrind's allocator, and each block's record
   AllocTree Tree;
   SnapshotEngine Snaps;
   StackFilter Filter;
@@ -59,6 +61,32 @@ struct Profile::Impl {
     if (Started && Snaps.peakDue(HeapB + ExtraB + StacksB))
       Snaps.takePeak(now(), totals(), Tree.Values, Tree.numEntries());
   }
+
+  /// Massif's record of a live block (HP_Chunk), kept in its node: the
+  /// entry in X, the requested bytes in Y and the node's high bits. The
+  /// slop of an arena block is its usable size minus the request (Massif
+  /// keeps req + slop equal to the usable size across in-place reallocs).
+  struct BlockInfo {
+    uint64_t ReqB, SlopB;
+    uint32_t Entry;
+  };
+  BlockInfo info(uint32_t Id) {
+    uint64_t ReqB = uint64_t(Arena.ownerHigh(Id)) << 32 | Arena.ownerY(Id);
+    uint64_t SlopB = Arena.isDetached(Id) ? Arena.detachedSlopB(Id)
+                                          : Arena.usableB(Id) - ReqB;
+    return BlockInfo{ReqB, SlopB, Arena.ownerX(Id)};
+  }
+  void setRecord(uint32_t Id, uint64_t ReqB, uint32_t Entry) {
+    Arena.ownerX(Id) = Entry;
+    Arena.ownerY(Id) = uint32_t(ReqB);
+    Arena.setOwnerHigh(Id, uint32_t(ReqB >> 32));
+  }
+  /// Records node Id (allocated for ReqB bytes with SlopB) at Addr.
+  void record(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
+              StackId Stack);
+  void free(uint64_t Addr);
+  bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
+               bool Replay, uint64_t GivenSlopB, StackId Stack);
 
   /// The entry for Stack, classified at first sight when names decide
   /// what is ignored. NoEntry when memory is exhausted.

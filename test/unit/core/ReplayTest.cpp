@@ -116,15 +116,18 @@ std::string replay(const std::string &Name, std::string &Expected) {
     uint64_t Size = std::stoull(W[2]);
     int Site = std::stoi(W[3]);
     uint64_t Slop = std::stoull(W[4]);
-    if (W[0] == "a" || Slots[Slot] == 0) {
-      uint64_t Addr = Fresh();
-      Rig.Prof.onAlloc(Addr, Size, Slop, StackOf(W[0][0], Site));
-      Slots[Slot] = Addr;
-    } else {
-      uint64_t Addr = Size ? Fresh() : 0;
-      EXPECT_TRUE(Rig.Prof.onRealloc(Slots[Slot], Addr, Size, Slop,
-                                     StackOf('r', Site)));
-      Slots[Slot] = Addr;
+    uint64_t Addr = Size || W[0] == "a" || Slots[Slot] == 0 ? Fresh() : 0;
+    if (W[0] == "a" || Slots[Slot] == 0)
+      Rig.Prof.onMalloc(Addr, Size, 0, StackOf(W[0][0], Site));
+    else
+      EXPECT_TRUE(
+          Rig.Prof.onRealloc(Slots[Slot], Addr, Size, StackOf('r', Site)));
+    Slots[Slot] = Addr;
+    // The replayed allocator gives the block what Valgrind's gave it.
+    uint64_t ReqB = 0, SlopB = 0;
+    if (Addr) {
+      EXPECT_TRUE(Rig.Prof.findBlock(Addr, ReqB, SlopB));
+      EXPECT_EQ(SlopB, Slop) << Name << ": " << L;
     }
   }
   return Rig.write(Cmd);
