@@ -53,12 +53,6 @@ static StackId captureAndIntern(ThreadState &T, const void *EntryFrame) {
   return TheModel.Depot->intern(Pcs, N);
 }
 
-static uint64_t slopOf(size_t ReqB, size_t AlignB) {
-  if (AlignB < TheModel.MallocAlignB)
-    AlignB = TheModel.MallocAlignB;
-  return modelSlopB(ReqB, AlignB);
-}
-
 static bool active() {
   return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
 }
@@ -66,10 +60,10 @@ static bool active() {
 void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
                          const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
-  uint64_t SlopB = slopOf(ReqB, AlignB);
   MutexLock L(TheModel.Lock);
+  // The model replays Valgrind's allocator to find the slop.
   if (active())
-    TheModel.Prof->onAlloc((uint64_t)P, ReqB, SlopB, Stack);
+    TheModel.Prof->onMalloc((uint64_t)P, ReqB, AlignB, Stack);
 }
 
 void native::recordFree(void *P) {
@@ -81,13 +75,11 @@ void native::recordFree(void *P) {
 void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                                const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
-  uint64_t SlopB = slopOf(SizeB, 0);
   MutexLock L(TheModel.Lock);
   void *NewP = __libc_realloc(P, SizeB);
   // On failure the old block is untouched, and so is the model.
   if (NewP && active())
-    TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, SlopB,
-                             Stack);
+    TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, Stack);
   return NewP;
 }
 
