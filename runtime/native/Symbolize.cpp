@@ -353,6 +353,15 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   uint32_t N = 0;
   Dwarf_Die *Scopes = nullptr;
   int NumScopes = Cu ? dwarf_getscopes(Cu, Pc - Bias, &Scopes) : 0;
+  if (NumScopes > 0) {
+    // dwarf_getscopes continues above an inlined subroutine with the scopes
+    // of its abstract definition; the chain of calls is the concrete
+    // nesting of the innermost scope.
+    Dwarf_Die Innermost = Scopes[0];
+    free(Scopes);
+    Scopes = nullptr;
+    NumScopes = dwarf_getscopes_die(&Innermost, &Scopes);
+  }
   const char *DwarfName = nullptr; // of the out-of-line function
   for (int I = 0; I < NumScopes && N + 1 < MaxInlineFrames; ++I) {
     int Tag = dwarf_tag(&Scopes[I]);

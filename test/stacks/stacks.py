@@ -4,7 +4,8 @@ with the same options and requires the two ms_print reports to be equal:
 the comparison of test/conformance/conform.py, plus what stack tests need.
 
     stacks.py [--cxx] [--cflags=...] [--lib=SRC:NAME:COMPILER:FLAGS]...
-              [--ms-print-args=...] [--unknown=REGEX]...
+              [--plugin=SRC:NAME:COMPILER:FLAGS]...
+              [--ms-print-args=...] [--unknown=REGEX]... [--vg-args=...]
               SOURCE WORKDIR -- MASSIF OPTIONS...
 
 --lib builds a shared library libNAME.so from SRC (relative to SOURCE's
@@ -12,12 +13,15 @@ directory) with COMPILER (gcc, clang, mscc: the same library serves both
 runs unless it is mscc, which only the native run can use; Valgrind's run
 then gets the same source built by clang with frame pointers) and FLAGS
 (space-separated); the program links it with -lNAME and finds it next to
-itself. --unknown marks frames that massif-native names but Valgrind cannot:
+itself. --plugin builds the same way a library the program loads itself
+(dlopen("./libNAME.so")), not linked. --unknown marks frames that massif-native names but Valgrind cannot:
 code of a library unloaded by dlclose before the profile is written, which
 Valgrind forgets. Lines of the native report whose description matches
 REGEX are rewritten as Valgrind prints unknown code ("???") before the
 comparison; the unmodified native report is kept as native.txt for
-FileCheck. Code addresses are masked, as are the two work directories.
+FileCheck, its last detailed snapshot as native-last.txt. --vg-args gives Valgrind core options for its run only (e.g.
+--run-libc-freeres=no: Valgrind frees glibc's internal blocks at exit, which
+a native process does not). Code addresses are masked, as are the two work directories.
 Exit status: 0 when identical, 1 with a unified diff otherwise.
 """
 import argparse
@@ -72,6 +76,15 @@ def build_lib(spec, srcdir, native, vg):
     return name
 
 
+def last_detailed(text):
+    """The last snapshot of a report that has a tree under it."""
+    blocks = re.split(r"(?m)^-{80}\n +n +time", text)
+    for block in reversed(blocks):
+        if "(heap allocation functions)" in block:
+            return block
+    return ""
+
+
 def unknown(text, patterns):
     out = []
     for line in text.splitlines(True):
@@ -89,9 +102,11 @@ def main():
     ap.add_argument("--cxx", action="store_true")
     ap.add_argument("--cflags", default="-O0")
     ap.add_argument("--lib", action="append", default=[])
+    ap.add_argument("--plugin", action="append", default=[])
     ap.add_argument("--args", default="", help="program arguments")
     ap.add_argument("--ms-print-args", default="")
     ap.add_argument("--unknown", action="append", default=[])
+    ap.add_argument("--vg-args", default="")
     ap.add_argument("source")
     ap.add_argument("workdir")
     ap.add_argument("options", nargs="*")
@@ -104,6 +119,8 @@ def main():
     os.makedirs(vg)
     src = os.path.abspath(a.source)
     libs = [build_lib(spec, os.path.dirname(src), native, vg) for spec in a.lib]
+    for spec in a.plugin:
+        build_lib(spec, os.path.dirname(src), native, vg)
     link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs] + ["-ldl", "-lpthread"]
     cflags = shlex.split(a.cflags)
     driver = tool("mscxx" if a.cxx else "mscc")
@@ -118,7 +135,8 @@ def main():
         o.replace("\\", "\\\\").replace(" ", "\\ ") for o in opts)
     n = run(["./prog"] + prog_args, native, env=env, check=False)
     env.pop("MASSIF_OPTIONS")
-    v = run([tool("valgrind"), "-q", "--tool=massif"] + opts + ["./prog"] + prog_args,
+    v = run([tool("valgrind"), "-q", "--tool=massif"] + shlex.split(a.vg_args) +
+            opts + ["./prog"] + prog_args,
             vg, env=env, check=False)
 
     ok = True
@@ -133,6 +151,8 @@ def main():
     mine, ref = report(native, msp, work), report(vg, msp, work)
     with open(os.path.join(work, "native.txt"), "w") as f:
         f.write(mine)
+    with open(os.path.join(work, "native-last.txt"), "w") as f:
+        f.write(last_detailed(mine))
     mine = unknown(mine, a.unknown)
     if mine != ref:
         sys.stdout.writelines(difflib.unified_diff(

@@ -1,0 +1,46 @@
+// Ten threads allocating at once: every stack ends in start_thread and
+// clone, as under Valgrind (where glibc starts threads with clone, not
+// clone3), and the totals are exact. The threads start together at a
+// barrier and only allocate, and all allocate the same sizes from the same
+// code, so every interleaving gives the same snapshots. The thread control
+// blocks (allocate_dtv) are ignored: their size counts the TLS modules of
+// the process, which the runtime's libraries change.
+// RUN: %stacks %s %t -- --time-unit=B --detailed-freq=5 --ignore-fn=allocate_dtv
+// RUN: %FileCheck %s < %t/native.txt
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { NumThreads = 10, PerThread = 40 };
+
+static pthread_barrier_t Start;
+static void *Blocks[NumThreads][PerThread];
+
+static void *fill(long T) {
+  for (int I = 0; I < PerThread; I++)
+    Blocks[T][I] = malloc(48);
+  return 0;
+}
+
+static void *worker(void *Arg) {
+  pthread_barrier_wait(&Start);
+  return fill((long)Arg);
+}
+
+int main(void) {
+  pthread_t Threads[NumThreads];
+  pthread_barrier_init(&Start, 0, NumThreads + 1);
+  for (long T = 0; T < NumThreads; T++)
+    pthread_create(&Threads[T], 0, worker, (void *)T);
+  pthread_barrier_wait(&Start);
+  for (int T = 0; T < NumThreads; T++)
+    pthread_join(Threads[T], 0);
+  for (int T = 0; T < NumThreads; T++)
+    for (int I = 0; I < PerThread; I++)
+      free(Blocks[T][I]);
+  return 0;
+}
+
+// CHECK:      (19,200B) 0x{{[0-9A-F.]+}}: fill ({{.*}}threads.c:20)
+// CHECK-NEXT: worker ({{.*}}threads.c:26)
+// CHECK-NEXT: start_thread (pthread_create.c:
+// CHECK-NEXT: clone (clone.S:
