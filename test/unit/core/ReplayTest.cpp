@@ -22,14 +22,6 @@ namespace massif {
 namespace test {
 namespace {
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  EXPECT_TRUE(In.good()) << "cannot read " << Path;
-  std::ostringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
 std::vector<std::string> split(const std::string &S, char Sep = ' ') {
   std::vector<std::string> Out;
   std::string Cur;

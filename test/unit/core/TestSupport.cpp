@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 namespace massif {
@@ -95,6 +96,14 @@ std::string ProfileRig::write(const std::vector<std::string> &Cmd) {
   EXPECT_TRUE(
       Prof.write(Out.get(), RunInfo{Argv.data(), uint32_t(Argv.size())}));
   return Out.Text;
+}
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  EXPECT_TRUE(In.good()) << "cannot read " << Path;
+  std::ostringstream S;
+  S << In.rdbuf();
+  return S.str();
 }
 
 std::vector<std::string> lines(const std::string &Text) {

@@ -93,6 +93,9 @@ private:
   uint64_t *ClockValue;
 };
 
+/// The whole file at Path (a test failure when it cannot be read).
+std::string readFile(const std::string &Path);
+
 /// Splits Text into lines (without their newlines).
 std::vector<std::string> lines(const std::string &Text);
 

@@ -8,8 +8,15 @@
 #   <case>.massif.out  the file Massif wrote
 #   sites.map          the frames of every call site's stack, as Massif
 #                      printed them (address, function, file, line)
-# The unit tests (EngineReplayTest.cpp) replay each .ops into the model and
-# require the same massif.out, byte for byte.
+# The unit tests (ReplayTest.cpp) replay each .ops into the model and
+# require the same massif.out, byte for byte, and the same slop per block.
+#
+# Then it builds arena.c and records the arena cases (make_arena_cases.py):
+#   arena-<case>.ops         every allocator call with the address and usable
+#                            size Valgrind's allocator gave
+#   arena-<case>.massif.out  the file Massif wrote
+# ClientArenaTest.cpp replays them into the model's ClientArena (addresses
+# and usable sizes) and into Profile (every snapshot's numbers).
 #
 # Requires valgrind 3.19, clang-19 and python3. Run from anywhere.
 set -euo pipefail
@@ -19,7 +26,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 clang-19 -gdwarf-4 -O0 -fno-omit-frame-pointer -o "$work/replay" "$here/replay.c"
+clang-19 -gdwarf-4 -O0 -fno-omit-frame-pointer -o "$work/arena" "$here/arena.c"
 python3 "$here/make_cases.py" "$work"
+python3 "$here/make_arena_cases.py" "$work"
 mkdir -p "$out"
 rm -f "$out"/*.ops "$out"/*.massif.out "$out"/sites.map
 
@@ -29,6 +38,12 @@ run() { # name script options...
   shift 2
   valgrind --tool=massif -q --time-unit=B "$@" \
     --massif-out-file="$name.massif.out" ./replay "$script" > "$name.ops"
+}
+run_arena() { # name options...
+  local name=$1
+  shift
+  valgrind --tool=massif -q --time-unit=B "$@" \
+    --massif-out-file="$name.massif.out" ./arena "$name.script" > "$name.ops"
 }
 
 # The call-site map: every site once, every entry printed (threshold 0,
@@ -50,4 +65,9 @@ while read -r name opts; do
   run "$name" "$name.script" $opts
   cp "$name.ops" "$name.massif.out" "$out/"
 done < cases.txt
-echo "regenerated $(wc -l < cases.txt) cases in $out"
+while read -r name opts; do
+  # shellcheck disable=SC2086  # options are blank-separated on purpose
+  run_arena "$name" $opts
+  cp "$name.ops" "$name.massif.out" "$out/"
+done < arena-cases.txt
+echo "regenerated $(cat cases.txt arena-cases.txt | wc -l) cases in $out"
