@@ -48,10 +48,12 @@ int64_t Canvas::resolve(int64_t Index, int PerlLine, Diagnostics &Diag) {
   if (Index >= 0)
     return Index;
   int64_t Mapped = Index + Length;
+  // Perl formats the IV subscript with "%d", which reads an int: only the
+  // low 32 bits show.
   if (Mapped < 0)
     Diag.die("Modification of non-creatable array value attempted, "
              "subscript " +
-                 std::to_string(Index),
+                 std::to_string(int32_t(uint32_t(uint64_t(Index)))),
              PerlLine);
   return Mapped;
 }

@@ -12,6 +12,7 @@
 
 #include "Diagnostics.h"
 
+#include <cerrno>
 #include <string_view>
 
 namespace msprint {
@@ -45,11 +46,16 @@ PerlNumber numifyOption(const std::string &Value, std::string_view OpDesc,
   Numified N = perlNumify(Value);
   if (!N.LooksLikeNumber)
     Diag.warnNotNumeric(Value, OpDesc, perl_line::ThresholdCheck);
+  if (N.RangeError)
+    Diag.setErrno(ERANGE);
   return N.Value;
 }
 
-bool inGraphRange(const std::string &Value, int64_t &Out) {
-  PerlNumber N = perlNumify(Value).Value;
+bool inGraphRange(const std::string &Value, int64_t &Out, Diagnostics &Diag) {
+  Numified Num = perlNumify(Value);
+  if (Num.RangeError)
+    Diag.setErrno(ERANGE);
+  const PerlNumber &N = Num.Value;
   if (!(perlLe(PerlNumber::integer(4), N) &&
         perlLe(N, PerlNumber::integer(1000))))
     return false;
@@ -111,10 +117,10 @@ Options parseOptions(const std::vector<std::string> &Args,
       if (!Ok)
         Diag.die(usageText(), 0);
     } else if (matchValueOption(Arg, "--x=", false, false, Value)) {
-      if (!inGraphRange(Value, Opts.GraphX))
+      if (!inGraphRange(Value, Opts.GraphX, Diag))
         Diag.die(usageText(), 0);
     } else if (matchValueOption(Arg, "--y=", false, false, Value)) {
-      if (!inGraphRange(Value, Opts.GraphY))
+      if (!inGraphRange(Value, Opts.GraphY, Diag))
         Diag.die(usageText(), 0);
     } else {
       Diag.die(usageText(), 0); // -h and --help land here too.

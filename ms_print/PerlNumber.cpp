@@ -14,6 +14,7 @@
 
 #include "PerlNumber.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -451,7 +452,7 @@ unsigned perlGrokNumber(std::string_view Text, uint64_t &Value) {
   return 0;
 }
 
-double perlAtof(std::string_view Text) {
+double perlAtof(std::string_view Text, bool *RangeError) {
   const char *S = Text.data();
   const char *const End = S + Text.size();
   while (S < End && isPerlSpace(*S))
@@ -485,7 +486,12 @@ double perlAtof(std::string_view Text) {
     Start = Large.c_str();
   }
   char *EndPtr = nullptr;
+  int SavedErrno = errno;
+  errno = 0;
   double V = std::strtod(Start, &EndPtr);
+  if (RangeError && errno == ERANGE)
+    *RangeError = true;
+  errno = SavedErrno;
   return EndPtr == Start ? 0.0 : V;
 }
 
@@ -523,10 +529,11 @@ Numified perlNumify(std::string_view Text) {
     else if (Value <= uint64_t(1) << 63)
       Result.Value = PerlNumber::integer(-WideInt(Value));
     else
-      Result.Value = PerlNumber::realFromString(perlAtof(Text), false, 0);
+      Result.Value = PerlNumber::realFromString(
+          perlAtof(Text, &Result.RangeError), false, 0);
     return Result;
   }
-  double D = perlAtof(Text);
+  double D = perlAtof(Text, &Result.RangeError);
   if ((NumType & GrokInUv) || NumType == 0) {
     // A decimal fraction ("1.0") never counts as an integer, and neither
     // does a string that is not a number at all.

@@ -110,6 +110,9 @@ struct Numified {
   PerlNumber Value;
   /// False when Perl warns 'Argument "..." isn't numeric'.
   bool LooksLikeNumber = true;
+  /// True when the conversion went through strtod and it overflowed or
+  /// underflowed: Perl's errno is then ERANGE, which die reports.
+  bool RangeError = false;
 };
 
 /// Numifies a string the way Perl does on its first numeric use.
@@ -128,8 +131,9 @@ enum GrokFlags : unsigned {
 
 /// Perl's grok_number: 0 when Text does not look like a number.
 unsigned perlGrokNumber(std::string_view Text, uint64_t &Value);
-/// Perl's atof: the value of the longest numeric prefix, or 0.
-double perlAtof(std::string_view Text);
+/// Perl's atof: the value of the longest numeric prefix, or 0. Sets
+/// *RangeError when strtod reports ERANGE.
+double perlAtof(std::string_view Text, bool *RangeError = nullptr);
 /// Perl's isSPACE on a byte.
 inline bool isPerlSpace(unsigned char C) {
   return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||

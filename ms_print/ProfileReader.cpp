@@ -105,6 +105,8 @@ const PerlNumber &numifyScalar(PerlScalar &S, Diagnostics &Diag,
     Numified N = perlNumify(S.Text);
     if (!N.LooksLikeNumber)
       Diag.warnNotNumeric(S.Text, OpDesc, PerlLine);
+    if (N.RangeError)
+      Diag.setErrno(ERANGE);
     S.Number = N.Value;
     S.IsNumified = true;
   }
@@ -336,7 +338,12 @@ void ProfileReader::enterNode(bool IsTop, std::string_view Midfix,
     Diag.die(Message, 0);
   }
 
-  PerlNumber Bytes = perlNumify(BytesText).Value;
+  // "100 * $bytes" numifies the byte count; strtod's ERANGE on a huge
+  // digit string becomes Perl's errno.
+  Numified BytesNum = perlNumify(BytesText);
+  if (BytesNum.RangeError)
+    Diag.setErrno(ERANGE);
+  const PerlNumber &Bytes = BytesNum.Value;
   PerlNumber Percent;
   if (Listing)
     Percent = percentOf(Bytes, Total);
@@ -362,6 +369,10 @@ void ProfileReader::enterNode(bool IsTop, std::string_view Midfix,
     Out.append(Details.data(), Details.size());
     Out += '\n';
   }
+
+  // The loop's "$i < $n_children" numifies the child count.
+  if (Children.size() > 18 && perlNumify(Children).RangeError)
+    Diag.setErrno(ERANGE);
 
   Frame F;
   F.NumChildren = childCount(Children);
