@@ -7,7 +7,9 @@ Writes OUTDIR/gen-NNNN.out; the same seed always gives the same files.
 About half are well-formed profiles: every time unit, sizes up to 2^40,
 deep (past Perl's 100-level recursion warning) and wide trees, peaks
 anywhere, empty trees, long names, '#' and '%' inside names, files
-without desc: lines, all-zero profiles. The rest are damaged copies:
+without desc: lines, all-zero profiles; half of those then get odd
+values in their numeric fields (Perl's numification: "12abc", "1e17",
+"1.0", "nan", fractional and out-of-order times). The rest are damaged:
 missing, repeated or swapped lines, truncation, bad tree lines, wrong
 child counts, nodes larger than the total, odd numbers ("12abc", "1e3",
 " 5", "inf"), negative or non-monotonic times, CRLF endings, a bad
@@ -30,7 +32,11 @@ ODD_NUMBERS = [b"12abc", b"", b" 5", b"5 ", b"-3", b"1e3", b"1.5", b"0x10",
                b"inf", b"nan", b"+7", b"1_000", b"9" * 25, b"-0",
                b"0 but true", b".", b"1e400", b"\x01\x7f\xe9\\x", b"7\r",
                b"1.0", b"-2.5e2", b"NaN123", b"  ", b"0x", b"3.",
-               b"18446744073709551615", b"18446744073709551616"]
+               b"18446744073709551615", b"18446744073709551616", b"1e17",
+               b"1e19", b"9007199254740993", b"9223372036854775808",
+               b"-9223372036854775809", b"0.5", b"1e-320", b"4.35",
+               b"1.0e0", b"12 34", b"\t12", b"00012", b"1.5e300",
+               b"1234567890123456.0", b"Infinity", b"1.#INF", b"nan(12)"]
 
 
 def rand_size(rng, top=40):
@@ -287,6 +293,25 @@ def damage(rng, lines):
     return lines
 
 
+def oddify(rng, lines):
+    """Keeps the structure but gives many fields odd numeric values, and
+    times that are fractional, negative or out of order."""
+    keys = (b"time", b"mem_heap_B", b"mem_heap_extra_B", b"mem_stacks_B",
+            b"snapshot")
+    for i, line in enumerate(lines):
+        key, eq, _ = line.partition(b"=")
+        if not eq or key not in keys:
+            continue
+        r = rng.random()
+        if r < 0.25:
+            lines[i] = key + b"=" + rng.choice(ODD_NUMBERS)
+        elif r < 0.3 and key == b"time":
+            lines[i] = b"time=" + rng.choice(
+                [b"%d" % rng.randint(-100, 100), b"%g" % rng.uniform(-5, 5),
+                 b"%.3f" % rng.uniform(0, 1e6)])
+    return lines
+
+
 def render(rng, lines, damaged):
     text = b"\n".join(lines)
     if not damaged or rng.random() < 0.85:
@@ -339,6 +364,8 @@ def main():
             if damaged:
                 for _ in range(rng.choice([1, 1, 1, 2, 3])):
                     lines = damage(rng, lines)
+            elif k % 4 == 2:
+                lines = oddify(rng, lines)
             if graph_is_safe(lines):
                 break
         with open(os.path.join(args.out, "gen-%04d.out" % k), "wb") as f:
