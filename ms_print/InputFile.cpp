@@ -69,7 +69,7 @@ int resolveDup(std::string_view Spec) {
 
 InputFile::~InputFile() {
   if (Mapping)
-    ::munmap(Mapping, Size);
+    ::munmap(Mapping, MappingSize);
 }
 
 int InputFile::open(const std::string &Arg) {
@@ -93,9 +93,10 @@ int InputFile::open(const std::string &Arg) {
 }
 
 void InputFile::release(const char *Pos) const {
+  const char *Base = static_cast<const char *>(Mapping);
   size_t Page = size_t(::sysconf(_SC_PAGESIZE));
-  size_t First = size_t(Released - Data) / Page * Page;
-  size_t Last = size_t(Pos - Data) / Page * Page;
+  size_t First = size_t(Released - Base) / Page * Page;
+  size_t Last = size_t(Pos - Base) / Page * Page;
   if (Last > First)
     ::madvise(static_cast<char *>(Mapping) + First, Last - First,
               MADV_DONTNEED);
@@ -109,10 +110,15 @@ int InputFile::load(int Fd, bool CloseFd) {
     void *P = ::mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE,
                      Fd, 0);
     if (P != MAP_FAILED) {
+      // An inherited descriptor ("&0") is read from its current offset.
+      off_t Offset = CloseFd ? 0 : ::lseek(Fd, 0, SEEK_CUR);
+      if (Offset < 0 || Offset > St.st_size)
+        Offset = Offset < 0 ? 0 : St.st_size;
       Mapping = P;
-      Data = static_cast<const char *>(P);
+      MappingSize = size_t(St.st_size);
+      Data = static_cast<const char *>(P) + Offset;
       Released = Data;
-      Size = size_t(St.st_size);
+      Size = size_t(St.st_size - Offset);
       ::madvise(P, Size, MADV_SEQUENTIAL);
       if (CloseFd)
         ::close(Fd);

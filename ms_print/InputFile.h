@@ -64,6 +64,7 @@ private:
   const char *Data = "";
   size_t Size = 0;
   void *Mapping = nullptr;
+  size_t MappingSize = 0;
   std::string Owned;
   int ReadErrno = 0;
   bool IsTty = false;

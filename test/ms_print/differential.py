@@ -66,6 +66,9 @@ def argument_cases(sample, scratch):
         [missing], [f, missing], [missing, f], [directory], [empty], [""],
         [" " + f + "  "], ["--x=0072", "--y=0004", f, f],
         ["--threshold=0", "--threshold=50", f],
+        # Numbers that overflow strtod leave errno at ERANGE (34).
+        ["--x=" + "9" * 400, f], ["--threshold=0." + "0" * 400 + "1", f],
+        ["--threshold=0." + "0" * 400 + "1", "--version"],
     ]
 
 
