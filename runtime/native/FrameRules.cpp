@@ -638,7 +638,10 @@ bool native::lookupFrameRule(uint64_t Addr, FrameRule &R) {
   return true;
 }
 
+uint32_t native::RuleGeneration = 0;
+
 void native::forgetFrameRules(uint64_t Lo, uint64_t Hi) {
+  __atomic_fetch_add(&RuleGeneration, 1, __ATOMIC_ACQ_REL);
   for (Cell &C : TheCache) {
     uint64_t Key = __atomic_load_n(&C.Key, __ATOMIC_ACQUIRE);
     if (Key >= Lo && Key < Hi)

@@ -61,8 +61,16 @@ bool lookupFrameRule(uint64_t Addr, FrameRule &R);
 bool computeFrameRule(uint64_t Addr, FrameRule &R);
 
 /// Forgets every cached rule for addresses in [Lo, Hi) (code unmapped
-/// there; another object may be mapped at the same addresses later).
+/// there; another object may be mapped at the same addresses later), and
+/// starts a new rule generation.
 void forgetFrameRules(uint64_t Lo, uint64_t Hi);
+
+/// Changes whenever cached rules are forgotten: what was derived from rules
+/// of an older generation may be stale.
+extern uint32_t RuleGeneration;
+inline uint32_t ruleGeneration() {
+  return __atomic_load_n(&RuleGeneration, __ATOMIC_ACQUIRE);
+}
 
 /// The address Valgrind shows for the outermost frame of a thread: the
 /// return address of clone's call of the thread function, minus 1; 0 when

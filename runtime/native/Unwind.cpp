@@ -71,27 +71,35 @@ struct Regs {
   bool Exact; ///< Ip is an interrupted instruction, not a return address
 };
 
-/// Stack memory the walk may read: [Lo, Hi).
+/// The words a run of .eh_frame steps read, to check later that the stack
+/// still holds them.
+constexpr uint32_t MaxLoggedReads = 32;
+struct ReadLog {
+  uintptr_t Addr[MaxLoggedReads];
+  uintptr_t Value[MaxLoggedReads];
+  uint32_t Count;
+  bool Overflow;
+};
+
+/// Stack memory the walk may read: [Lo, Hi). Reads go to Log when set.
 struct Bounds {
   uintptr_t Lo, Hi;
+  ReadLog *Log;
   bool read(uintptr_t A, uintptr_t &V) const {
     if (A < Lo || A > Hi - sizeof(uintptr_t) || (A & 7) != 0)
       return false;
     V = *(const uintptr_t *)A;
+    if (Log) {
+      if (Log->Count == MaxLoggedReads) {
+        Log->Overflow = true;
+      } else {
+        Log->Addr[Log->Count] = A;
+        Log->Value[Log->Count++] = V;
+      }
+    }
     return true;
   }
 };
-
-/// One step through a frame of instrumented code.
-bool stepFramePointer(const Regs &R, const Bounds &B, Regs &Out) {
-  if (R.Bp < R.Sp)
-    return false;
-  uintptr_t Next, Ret;
-  if (!B.read(R.Bp, Next) || !B.read(R.Bp + 8, Ret))
-    return false;
-  Out = Regs{Ret, R.Bp + 16, Next, false};
-  return true;
-}
 
 /// One step by the .eh_frame rule; Patch is the slot holding the frame's
 /// printed address (for the clone3 substitution).
@@ -137,6 +145,118 @@ bool stepRule(const Regs &R, const Bounds &B, Regs &Out, uint64_t *Patch) {
   return true;
 }
 
+/// Recent runs of .eh_frame steps of this thread, replayed when a capture
+/// enters uninstrumented code in the same state and the stack still holds
+/// every word the run read: the steps are a function of the starting
+/// registers, the rules (fixed per address while the rule generation does
+/// not change) and those words. Every stack of the main thread ends in the
+/// same few libc frames below main, every other thread's in start_thread
+/// and clone; loops calling into a library repeat their runs too. Four
+/// sets of two, chosen by the starting address, so that a library's run and
+/// the run below main do not evict each other.
+constexpr uint32_t MaxMemoFrames = 16;
+constexpr uint32_t NumMemoSets = 4, NumMemoWays = 2;
+struct RunMemo {
+  uintptr_t Ip, Sp, Bp;
+  bool Exact;
+  bool Valid;
+  bool Continues;      // the run ended in instrumented code, at Out
+  uint32_t Generation; // ruleGeneration() when recorded
+  uint32_t NumFrames;
+  uint64_t PatchPrev; // replaces the frame before the run, when non-zero
+  uint64_t Pcs[MaxMemoFrames];
+  Regs Out;
+  ReadLog Reads;
+};
+
+struct MemoSet {
+  RunMemo Ways[NumMemoWays];
+  uint32_t Next; // the way to replace next
+};
+
+__thread MemoSet TheMemos[NumMemoSets]
+    __attribute__((tls_model("initial-exec")));
+
+MemoSet &memoSetFor(uintptr_t Ip) {
+  return TheMemos[((Ip * 0x9E3779B97F4A7C15ull) >> 62) & (NumMemoSets - 1)];
+}
+
+bool replay(const RunMemo &M, Regs &R, const Bounds &B, uint64_t *Pcs,
+            uint32_t &N, uint32_t Max) {
+  if (!M.Valid || M.Ip != R.Ip || M.Sp != R.Sp || M.Bp != R.Bp ||
+      M.Exact != R.Exact || N + M.NumFrames > Max ||
+      M.Generation != ruleGeneration())
+    return false;
+  for (uint32_t I = 0; I < M.Reads.Count; ++I) {
+    uintptr_t A = M.Reads.Addr[I];
+    if (A < B.Lo || A > B.Hi - sizeof(uintptr_t) ||
+        *(const uintptr_t *)A != M.Reads.Value[I])
+      return false;
+  }
+  if (M.PatchPrev)
+    Pcs[N - 1] = M.PatchPrev;
+  for (uint32_t I = 0; I < M.NumFrames; ++I)
+    Pcs[N++] = M.Pcs[I];
+  R = M.Out;
+  return true;
+}
+
+/// Steps by .eh_frame rules from R (a frame outside instrumented code,
+/// already stored as Pcs[N - 1]) until the walk ends or reaches
+/// instrumented code. Returns whether the walk goes on (from R).
+__attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
+                                       uint64_t *Pcs, uint32_t &N,
+                                       uint32_t Max) {
+  MemoSet &Set = memoSetFor(R.Ip);
+  for (RunMemo &Way : Set.Ways)
+    if (replay(Way, R, B, Pcs, N, Max))
+      return Way.Continues;
+  RunMemo &M = Set.Ways[Set.Next];
+  uint32_t Generation = ruleGeneration();
+  ReadLog Log;
+  Log.Count = 0;
+  Log.Overflow = false;
+  Bounds Logged = {B.Lo, B.Hi, &Log};
+  Regs Start = R;
+  uint32_t First = N;
+  uint64_t Prev = Pcs[N - 1];
+  bool Continues = false, Ended = false;
+  while (N < Max) {
+    Regs Next;
+    if (!stepRule(R, Logged, Next, &Pcs[N - 1]) || Next.Ip < 4096 ||
+        Next.Sp <= R.Sp) {
+      Ended = true;
+      break;
+    }
+    // Valgrind prints every outer frame as its address minus 1, even the
+    // instruction a signal interrupted.
+    Pcs[N++] = Next.Ip - 1;
+    R = Next;
+    if (!R.Exact && inFramePointerCode(R.Ip)) {
+      Continues = true;
+      break;
+    }
+  }
+  if ((Ended || Continues) && !Log.Overflow && N - First <= MaxMemoFrames) {
+    M.Valid = false;
+    M.Ip = Start.Ip;
+    M.Sp = Start.Sp;
+    M.Bp = Start.Bp;
+    M.Exact = Start.Exact;
+    M.Continues = Continues;
+    M.Generation = Generation;
+    M.NumFrames = N - First;
+    M.PatchPrev = Pcs[First - 1] != Prev ? Pcs[First - 1] : 0;
+    for (uint32_t I = 0; I < M.NumFrames; ++I)
+      M.Pcs[I] = Pcs[First + I];
+    M.Out = R;
+    M.Reads = Log;
+    M.Valid = true;
+    Set.Next = (Set.Next + 1) % NumMemoWays;
+  }
+  return Continues;
+}
+
 } // namespace
 
 uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
@@ -152,7 +272,7 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
   // alternate stack) say nothing about the frames above it.
   if (!onStack(Start, Start.EntryFrame))
     return 1;
-  Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi};
+  Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr};
   uint32_t N = 1;
   if (Start.ResumeFrame) {
     // An entry point called a library function that called malloc: skip
@@ -166,22 +286,41 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
   if (__builtin_expect(
           __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0, 0))
     initModules();
+  // The executable's code, tested first.
+  uintptr_t ExeLo = FramePointerRanges[0].Lo;
+  uintptr_t ExeSizeB = FramePointerRanges[0].SizeB;
 
-  while (N < Max) {
-    Regs Next;
-    // An interrupted instruction may lie in a prologue, before the frame
-    // pointer is set up: only return addresses trust the chain.
-    bool Ok = !R.Exact && inFramePointerCode(R.Ip)
-                  ? stepFramePointer(R, B, Next)
-                  : stepRule(R, B, Next, &Pcs[N - 1]);
-    if (!Ok || Next.Ip < 4096 || Next.Sp <= R.Sp)
-      break;
-    // Valgrind prints every outer frame as its address minus 1, even the
-    // instruction a signal interrupted.
-    Pcs[N++] = Next.Ip - 1;
-    R = Next;
+  // The frame-pointer chain runs on locals (R's address goes to ruleRun,
+  // and stores into Pcs would otherwise force it back to memory each frame).
+  uintptr_t Ip = R.Ip, Sp = R.Sp, Bp = R.Bp;
+  const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
+  for (;;) {
+    while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
+      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax)
+        return N;
+      uintptr_t Ret = ((const uintptr_t *)Bp)[1];
+      if (Ret < 4096) // not a code address: the end of the chain
+        return N;
+      Pcs[N++] = Ret - 1;
+      Ip = Ret;
+      Sp = Bp + 16;
+      Bp = ((const uintptr_t *)Bp)[0];
+    }
+    if (N == Max)
+      return N;
+    // Uninstrumented code. A run of rules ends in instrumented code at a
+    // return address (an interrupted instruction there may lie in a
+    // prologue, before the frame pointer is set up, so the run goes on).
+    R = Regs{Ip, Sp, Bp, false};
+    uint32_t Count = N; // N stays in a register
+    bool More = ruleRun(R, B, Pcs, Count, Max);
+    N = Count;
+    if (!More)
+      return N;
+    Ip = R.Ip;
+    Sp = R.Sp;
+    Bp = R.Bp;
   }
-  return N;
 }
 
 void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {

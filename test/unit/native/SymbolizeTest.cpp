@@ -31,6 +31,16 @@ __attribute__((always_inline)) inline uintptr_t inlinedHelper() {
   return returnAddress();
 }
 
+// The line table's name for this file: bare when the sources and the build
+// share no directory, else relative to the directory they share (clang's
+// split, which Valgrind prints as it is).
+bool isThisFile(const char *File) {
+  const char *Want = "SymbolizeTest.cpp";
+  size_t N = strlen(File), W = strlen(Want);
+  return N >= W && strcmp(File + N - W, Want) == 0 &&
+         (N == W || File[N - W - 1] == '/') && File[0] != '/';
+}
+
 uint32_t describe(uintptr_t Pc, FrameInfo *Out, uint32_t Max) {
   const Symbolizer &S = processSymbolizer();
   return S.Describe(S.Ctx, Pc, Out, Max);
@@ -47,7 +57,7 @@ TEST(SymbolizeTest, CallSiteGivesFunctionFileAndLine) {
                "(anonymous namespace)::SymbolizeTest_"
                "CallSiteGivesFunctionFileAndLine_Test::TestBody()");
   ASSERT_NE(F[0].File, nullptr);
-  EXPECT_STREQ(F[0].File, "SymbolizeTest.cpp");
+  EXPECT_TRUE(isThisFile(F[0].File)) << F[0].File;
   EXPECT_EQ(F[0].Line, Line);
   ASSERT_NE(F[0].Object, nullptr);
   EXPECT_NE(strstr(F[0].Object, "native-unit-tests"), nullptr) << F[0].Object;
@@ -65,7 +75,7 @@ TEST(SymbolizeTest, InlinedCallGivesOneFramePerLevel) {
   EXPECT_STREQ(F[1].Function,
                "(anonymous namespace)::SymbolizeTest_"
                "InlinedCallGivesOneFramePerLevel_Test::TestBody()");
-  EXPECT_STREQ(F[1].File, "SymbolizeTest.cpp");
+  EXPECT_TRUE(isThisFile(F[1].File)) << F[1].File;
   EXPECT_EQ(F[1].Line, Line);
   // Max cuts inner levels but always keeps the out-of-line function.
   FrameInfo One;
