@@ -53,7 +53,11 @@ MASSIF_ALWAYS_INLINE void doFree(void *P) {
     return;
   if (ThreadState *T = beginEvent()) {
     recordFree(P);
+    // Under the guard: a fatal signal raised inside glibc's free (its heap
+    // checks abort) must see the thread as inside the allocator.
+    __libc_free(P);
     endEvent(*T);
+    return;
   }
   __libc_free(P);
 }
@@ -126,13 +130,16 @@ MASSIF_ALWAYS_INLINE void *doAlignedAlloc(size_t AlignB, size_t SizeB,
   return doMemalign(AlignB, SizeB, EntryFrame);
 }
 
+/// valloc, and pvalloc recorded as a valloc of its size rounded up to a
+/// page: Massif aborts the program at pvalloc, which the runtime must not.
 MASSIF_ALWAYS_INLINE void *doValloc(size_t SizeB, bool RoundUp,
                                     const void *EntryFrame) {
   ThreadState *T = beginEvent();
   void *P = RoundUp ? __libc_pvalloc(SizeB) : __libc_valloc(SizeB);
   if (T) {
     if (P)
-      recordAlloc(*T, P, SizeB, PageB, EntryFrame);
+      recordAlloc(*T, P, RoundUp ? (SizeB + PageB - 1) & ~(PageB - 1) : SizeB,
+                  PageB, EntryFrame);
     endEvent(*T);
   }
   return P;

@@ -13,10 +13,13 @@
 // finalisers (see massifDestructor). The output name is expanded then
 // (Massif does it then, so a forked child's %p is its own) and the profile
 // goes through a buffered file-descriptor sink; later events forward.
+// writeProfile is also the one writer for the other ends of a process
+// (_exit, abort, fatal signals: Exits.cpp, Signals.cpp) and for exec.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "Lifecycle.h"
 #include "OutFile.h"
 #include "Process.h"
 #include "Runtime.h"
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,12 +48,20 @@ extern "C" __attribute__((weak)) uint64_t __massif_instructions_total(void);
 namespace {
 
 constexpr size_t PathCap = 4096;
+/// Valgrind's last line after an option error.
+const char UseHelp[] =
+    "Use --help for more information or consult the user manual.";
 
 // Zero-initialised storage: no constructors run for any of it.
 char StartCwd[PathCap];
 bool HaveStartCwd = false;
 uint32_t FileSequence = 0;
 ProcessArgs Args = {};
+// The process the runtime state belongs to: set at start-up and in a forked
+// child. A vfork child (or a clone that skipped fork's handlers) sees
+// another pid and never writes, since it shares or copied the state behind
+// the runtime's back.
+pid_t OwnerPid = 0;
 
 /// Writes "massif: <Text>" for each line of Text to stderr.
 void printLines(const char *Prefix, const char *Text) {
@@ -84,9 +96,15 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
 
 void onExit() { finishProfile(); }
 
+void onQuickExit() { writeProfile(WriteReason::Immediate, "quick_exit"); }
+
 const char *getEnv(const char *Name) { return getenv(Name); }
 
+// The forking thread holds the runtime's locks across fork: it counts as
+// inside the runtime meanwhile, so that a fatal signal arriving then does
+// not wait for a lock that its own thread holds.
 void beforeFork() {
+  TheThread.InRuntime = true;
   TheModel.Lock.lock();
   arenaBeforeFork();
 }
@@ -94,6 +112,7 @@ void beforeFork() {
 void afterForkParent() {
   arenaAfterForkParent();
   TheModel.Lock.unlock();
+  TheThread.InRuntime = false;
 }
 
 void afterForkChild() {
@@ -102,6 +121,8 @@ void afterForkChild() {
   arenaResetAfterFork();
   TheModel.Lock.reset();
   FileSequence = 0;
+  OwnerPid = getpid();
+  TheThread.InRuntime = false;
 }
 
 /// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
@@ -116,11 +137,11 @@ void parseOptionsOrExit(Options &O) {
     return;
   case ParseResult::Help:
     writeHelp(Sink{writeToStdout, nullptr});
-    _exit(0);
+    exitNow(0);
   case ParseResult::Error:
     printLines("massif: ", E.Text);
-    printLines("massif: ", "Use --help for the list of options.");
-    _exit(1);
+    printLines("massif: ", UseHelp);
+    exitNow(1);
   }
 }
 
@@ -168,7 +189,12 @@ RuntimeState initialise() {
   TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
   Prof->startup();
 
+  OwnerPid = getpid();
   pthread_atfork(beforeFork, afterForkParent, afterForkChild);
+  // Registered first, so it runs after every handler the program adds.
+  at_quick_exit(onQuickExit);
+  resolveExitFunctions();
+  installFatalSignalHandlers();
   return StateActive;
 }
 
@@ -193,15 +219,22 @@ bool ensureInitialised() {
   return S == StateActive;
 }
 
-/// Reports an output-file problem the way Massif does and ends the process
-/// with status 1, as Valgrind does for a bad --massif-out-file.
-[[noreturn]] void badOutFile(const char *Pattern, const char *Reason) {
+/// Reports a bad --massif-out-file the way Massif does and ends the process
+/// with status 1, as Valgrind does, whichever way the process was ending.
+/// Before an exec the process goes on instead (Valgrind checks nothing
+/// there).
+void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
   const char *Parts[] = {"massif: Bad option: --massif-out-file=", Pattern};
   writeLine(2, Parts, 2);
   printLines("massif: ", Reason);
-  printLines("massif: ", "Use --help for the list of options.");
-  fflush(nullptr); // the program's buffered output, which _exit would drop
-  _exit(1);
+  printLines("massif: ", UseHelp);
+  if (Why == WriteReason::Exec)
+    return;
+  // exit() would flush the program's buffered output; _exit, abort and a
+  // signal would not, and stdio is not safe in a signal handler anyway.
+  if (Why == WriteReason::Exit)
+    fflush(nullptr);
+  exitNow(1);
 }
 
 void reportFileError(const char *What, const char *Path, int Errno) {
@@ -211,14 +244,18 @@ void reportFileError(const char *What, const char *Path, int Errno) {
 }
 
 /// Expands the output name and writes the profile. Model lock held.
-void writeProfileFile() {
+/// Returns true when the file was written.
+bool writeProfileFile(WriteReason Why) {
   const char *Pattern = TheModel.Opts->OutFile;
   static char Path[PathCap];
   char Reason[512];
   NameContext C = {(uint64_t)getpid(), HaveStartCwd ? StartCwd : nullptr,
                    &FileSequence, getEnv};
-  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason, sizeof(Reason)))
-    badOutFile(Pattern, Reason);
+  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason,
+                      sizeof(Reason))) {
+    badOutFile(Pattern, Reason, Why);
+    return false;
+  }
 
   int Fd;
   do
@@ -226,7 +263,7 @@ void writeProfileFile() {
   while (Fd < 0 && errno == EINTR);
   if (Fd < 0) {
     reportFileError("cannot open", Path, errno);
-    return;
+    return false;
   }
   constexpr size_t BufB = 64 * 1024;
   char *Buf = (char *)arenaAllocate(BufB);
@@ -238,6 +275,7 @@ void writeProfileFile() {
     reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
   close(Fd);
   arenaDeallocate(Buf, BufB);
+  return Ok;
 }
 
 } // namespace
@@ -252,19 +290,55 @@ bool native::prepareEvent(ThreadState &T) {
   return true;
 }
 
-void native::finishProfile() {
-  ThreadState &T = TheThread;
-  bool Was = T.InRuntime;
-  T.InRuntime = true;
-  if (ensureInitialised()) {
-    MutexLock L(TheModel.Lock);
-    if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
-      __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
-      writeProfileFile();
-    }
+bool native::insideRuntime() { return TheThread.InRuntime; }
+
+bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
+
+[[noreturn]] void native::exitNow(int Status) {
+  // What glibc's _exit does, without going through the interposed _exit.
+  for (;;) {
+    syscall(SYS_exit_group, Status);
+    syscall(SYS_exit, Status);
   }
-  T.InRuntime = Was;
 }
+
+bool native::writeProfile(WriteReason Why, const char *Event) {
+  ThreadState &T = TheThread;
+  if (T.InRuntime) {
+    // This thread may hold the model lock, the arena lock or glibc's: a
+    // write now could deadlock or read a half-updated model.
+    const char *Parts[] = {"massif: warning: ", Event,
+                           " while inside the allocator; no profile written"};
+    writeLine(2, Parts, 3);
+    return false;
+  }
+  T.InRuntime = true;
+  bool Written = false;
+  // exit() may be the first thing a process does; the other ends come from
+  // a running program, which was set up long before.
+  bool Ready = Why == WriteReason::Exit
+                   ? ensureInitialised()
+                   : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) ==
+                         StateActive;
+  if (Ready && ownsRuntime()) {
+    uint64_t OldMask[16];
+    blockFatalSignals(OldMask);
+    {
+      MutexLock L(TheModel.Lock);
+      if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+        if (Why != WriteReason::Exec)
+          __atomic_store_n(&TheState, (uint32_t)StateFinished,
+                           __ATOMIC_RELEASE);
+        Written = writeProfileFile(Why);
+      }
+    }
+    restoreSignals(OldMask);
+  }
+  T.InRuntime = false;
+  return Written;
+}
+
+void native::finishProfile() { writeProfile(WriteReason::Exit, "exit"); }
 
 // Runs after the program's own destructors (priority 101 destructors run
 // last among the executable's), while the dynamic linker runs the

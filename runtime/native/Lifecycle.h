@@ -1,0 +1,66 @@
+//===- Lifecycle.h - When the profile is written ----------------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The ways a process can end or replace its image, and what the runtime
+// does at each: Lifecycle.cpp writes the file, Exits.cpp interposes _exit,
+// _Exit, abort and the exec family, Signals.cpp catches fatal signals. The
+// rules (which process writes, when a write is skipped, which file name)
+// are in docs/DESIGN-runtime.md, "Exits, signals, exec and fork".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_LIFECYCLE_H
+#define MASSIF_NATIVE_LIFECYCLE_H
+
+#include <stdint.h>
+
+namespace massif {
+namespace native {
+
+/// Why the profile is written now.
+enum class WriteReason {
+  Exit,      ///< exit() or return from main: the last write
+  Immediate, ///< _exit, _Exit, quick_exit, abort: the last write, no stdio
+  Signal,    ///< a fatal signal, from its handler: the last write, no stdio
+  Exec,      ///< before exec: recording goes on in case the exec fails
+};
+
+/// Writes the profile to --massif-out-file (expanded now) unless this
+/// process must not: it is a vfork child or a clone sharing the parent's
+/// memory, the profile was already finished, or the calling thread is inside
+/// the runtime (a signal interrupted an allocation: the model, the arena or
+/// glibc's malloc may be locked by this very thread; a warning says so).
+/// Event names what happened, for that warning ("exit", "SIGSEGV", ...).
+/// Returns true when a file was written.
+bool writeProfile(WriteReason Why, const char *Event);
+
+/// True when the calling thread was inside the runtime (an allocation or a
+/// write) when it got here, e.g. from a signal handler.
+bool insideRuntime();
+
+/// True in the process whose runtime state this is: false in a vfork child
+/// (or a clone without fork's handlers) that shares or copied its memory
+/// without the runtime knowing.
+bool ownsRuntime();
+
+/// Installs the fatal-signal handlers (Signals.cpp). Called once by start-up.
+void installFatalSignalHandlers();
+
+/// Finds glibc's abort and exec functions (Exits.cpp), so that nothing
+/// needs dlsym once the process is ending. Called once by start-up.
+void resolveExitFunctions();
+
+/// Blocks the asynchronous fatal signals on this thread (Old receives the
+/// previous mask, a sigset_t of at least 128 bytes), so that a write in
+/// progress is not cut short; restoreSignals delivers what came meanwhile.
+void blockFatalSignals(void *Old);
+void restoreSignals(const void *Old);
+
+/// Ends the process with Status at once, without running anything.
+[[noreturn]] void exitNow(int Status);
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_LIFECYCLE_H
