@@ -20,6 +20,7 @@
 #include "Symbolize.h"
 
 #include "Arena.h"
+#include "DebugIndex.h"
 #include "Modules.h"
 #include "SymbolTable.h"
 
@@ -160,11 +161,6 @@ const char *baseName(const char *Path) {
 
 const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
 
-/// One address range of a compile unit.
-struct CuRange {
-  Dwarf_Addr Lo, Hi;
-  Dwarf_Off DieOff;
-};
 
 /// The file name as Valgrind prints it: the name entry of the line table,
 /// without the include directory it is relative to (so "src/a.c" when the
@@ -230,52 +226,11 @@ uint32_t callLine(Dwarf_Die *Inlined) {
 /// What is indexed once per module, kept in libdwfl's per-module slot.
 struct ModuleData {
   SymbolTable *Symbols;
-  CuRange *Cus; // sorted by Lo; ranges in the DWARF's address space
-  uint32_t NumCus;
+  DebugIndex *Debug;
   Dwarf *Dw;
   Dwarf_Addr Bias;
   const char *Object;
 };
-
-int compareCus(const void *A, const void *B) {
-  const CuRange &X = *(const CuRange *)A, &Y = *(const CuRange *)B;
-  return X.Lo < Y.Lo ? -1 : X.Lo > Y.Lo ? 1 : 0;
-}
-
-/// Indexes the address ranges of every compile unit of Dw. clang emits no
-/// .debug_aranges, through which libdw would otherwise find a unit.
-void indexCus(ModuleData &M) {
-  uint32_t Cap = 0;
-  Dwarf_Off Off = 0, Next;
-  size_t HeaderB;
-  for (int Pass = 0; Pass < 2; ++Pass) {
-    uint32_t N = 0;
-    Off = 0;
-    while (dwarf_nextcu(M.Dw, Off, &Next, &HeaderB, nullptr, nullptr,
-                        nullptr) == 0) {
-      Dwarf_Die Cu;
-      if (dwarf_offdie(M.Dw, Off + HeaderB, &Cu)) {
-        Dwarf_Addr Base, Lo, Hi;
-        ptrdiff_t At = 0;
-        while ((At = dwarf_ranges(&Cu, At, &Base, &Lo, &Hi)) > 0) {
-          if (Pass == 1 && N < Cap)
-            M.Cus[N] = CuRange{Lo, Hi, Off + HeaderB};
-          ++N;
-        }
-      }
-      Off = Next;
-    }
-    if (Pass == 0) {
-      Cap = N;
-      M.Cus = N ? (CuRange *)arenaAllocate(N * sizeof(CuRange)) : nullptr;
-      if (!M.Cus)
-        return;
-    } else {
-      M.NumCus = N < Cap ? N : Cap;
-    }
-  }
-  qsort(M.Cus, M.NumCus, sizeof(CuRange), compareCus);
-}
 
 ModuleData *moduleData(Dwfl_Module *Mod) {
   void **Slot;
@@ -289,31 +244,42 @@ ModuleData *moduleData(Dwfl_Module *Mod) {
   M->Object = copyName(Name);
   M->Symbols = buildSymbolTable(Mod);
   M->Dw = dwfl_module_getdwarf(Mod, &M->Bias);
-  if (M->Dw)
-    indexCus(*M);
+  M->Debug = M->Dw ? buildDebugIndex(M->Dw) : nullptr;
   *Slot = M;
   return M;
 }
 
-/// The compile unit containing Pc (a runtime address).
+/// The compile unit containing Pc (a runtime address): from the index, or
+/// from libdw's .debug_aranges (units the index could not range).
 Dwarf_Die *findCu(Dwfl_Module *Mod, const ModuleData &M, uint64_t Pc,
                   Dwarf_Die &CuMem, Dwarf_Addr &Bias) {
   Bias = M.Bias;
-  uint64_t A = Pc - M.Bias;
-  // The last range starting at or below A; ranges of units may nest (a
-  // unit's whole span around another's pieces), so look back a little.
-  uint32_t Lo = 0, Hi = M.NumCus;
-  while (Lo < Hi) {
-    uint32_t Mid = (Lo + Hi) / 2;
-    if (M.Cus[Mid].Lo <= A)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  for (uint32_t I = Lo, Seen = 0; I-- > 0 && Seen < 64; ++Seen)
-    if (A < M.Cus[I].Hi && dwarf_offdie(M.Dw, M.Cus[I].DieOff, &CuMem))
-      return &CuMem;
+  if (findUnit(M.Debug, Pc - M.Bias, CuMem))
+    return &CuMem;
   return dwfl_module_addrdie(Mod, Pc, &Bias);
+}
+
+/// The scopes around A in Cu, innermost first, ending with the subprogram;
+/// in libdw's memory (free it) or in Local. Returns their number.
+int scopesOf(const ModuleData &M, Dwarf_Die *Cu, Dwarf_Addr A,
+             Dwarf_Die *Local, int MaxLocal, Dwarf_Die *&Scopes) {
+  Scopes = Local;
+  int N = scopesAt(M.Debug, *Cu, A, Local, MaxLocal);
+  if (N > 0)
+    return N;
+  // A function the index does not see (nested in a class or another
+  // function): libdw's search of the whole unit. dwarf_getscopes continues
+  // above an inlined subroutine with the scopes of its abstract
+  // definition; the chain of calls is the concrete nesting of the
+  // innermost scope.
+  Dwarf_Die *Found = nullptr;
+  N = dwarf_getscopes(Cu, A, &Found);
+  if (N <= 0)
+    return 0;
+  Dwarf_Die Innermost = Found[0];
+  free(Found); // from libdw's malloc; the guard routes it to glibc
+  N = dwarf_getscopes_die(&Innermost, &Scopes);
+  return N > 0 ? N : 0;
 }
 
 /// Fills Out (capacity MaxInlineFrames) with the frames of Pc.
@@ -351,17 +317,10 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   }
 
   uint32_t N = 0;
+  Dwarf_Die Local[MaxInlineFrames];
   Dwarf_Die *Scopes = nullptr;
-  int NumScopes = Cu ? dwarf_getscopes(Cu, Pc - Bias, &Scopes) : 0;
-  if (NumScopes > 0) {
-    // dwarf_getscopes continues above an inlined subroutine with the scopes
-    // of its abstract definition; the chain of calls is the concrete
-    // nesting of the innermost scope.
-    Dwarf_Die Innermost = Scopes[0];
-    free(Scopes);
-    Scopes = nullptr;
-    NumScopes = dwarf_getscopes_die(&Innermost, &Scopes);
-  }
+  int NumScopes =
+      Cu ? scopesOf(*M, Cu, Pc - Bias, Local, MaxInlineFrames, Scopes) : 0;
   const char *DwarfName = nullptr; // of the out-of-line function
   for (int I = 0; I < NumScopes && N + 1 < MaxInlineFrames; ++I) {
     int Tag = dwarf_tag(&Scopes[I]);
@@ -383,7 +342,8 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   // The out-of-line function, by its ELF symbol like Valgrind; its DWARF
   // name when the symbol table has none.
   const char *Function = RealName ? RealName : copyName(DwarfName);
-  free(Scopes); // from libdw's malloc; the guard routes it to glibc
+  if (Scopes != Local)
+    free(Scopes); // from libdw's malloc; the guard routes it to glibc
   Out[N++] = FrameInfo{Function, File, Line, Object};
   return N;
 }
