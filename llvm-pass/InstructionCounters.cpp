@@ -28,10 +28,18 @@
 // unconditional branch to it runs exactly when that predecessor runs. Its
 // count is added by the head of the chain, so a chain costs one add.
 //
-// The counters are off unless -massif-count-instructions is given (with
-// clang: -fplugin=massif.so -mllvm -massif-count-instructions). The
-// runtime only needs them for --time-unit=i. The "massif-counters" pass
-// (opt) always adds them.
+// Frame. The pass forces frame pointers, so every function also runs a
+// push and a move at entry and a pop before each return that the IR does
+// not show: the entry block counts 2 more, each returning block 1 more.
+//
+// A counted module defines the marker MASSIF_ABI_COUNTERS_LINKED_SYMBOL
+// (Markers.cpp), which tells the runtime that the instruction clock is
+// real, and tells this pass that the module has its counters already.
+//
+// mscc turns the counters on (-mllvm -massif-count-instructions; with
+// clang: -fplugin=massif.so -fpass-plugin=massif.so -mllvm
+// -massif-count-instructions). The "massif-counters" pass (opt) always
+// adds them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,12 +71,23 @@ bool massif::instructionCountersRequested() { return CountInstructions; }
 
 namespace {
 
-/// The instructions of \p BB that stand for machine code.
+/// Machine instructions every function has beyond its IR: the frame
+/// pointer's push and move at entry and its pop before each return. The
+/// pass forces frame pointers in every function, so these are certain.
+constexpr uint64_t FrameSetupCount = 2;
+constexpr uint64_t FrameTeardownCount = 1;
+
+/// The instructions of \p BB that stand for machine code, plus the frame
+/// set-up and tear-down the block runs.
 uint64_t countInstructions(const BasicBlock &BB) {
   uint64_t N = 0;
   for (const Instruction &I : BB.instructionsWithoutDebug())
     if (!isa<PHINode>(I) && !I.isLifetimeStartOrEnd())
       ++N;
+  if (BB.isEntryBlock())
+    N += FrameSetupCount;
+  if (isa<ReturnInst>(BB.getTerminator()))
+    N += FrameTeardownCount;
   return N;
 }
 
@@ -159,6 +178,9 @@ GlobalVariable *getOrDeclareCounter(Module &M) {
 } // namespace
 
 bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
+  // The marker says this module has its counters already.
+  if (M.getNamedValue(MASSIF_ABI_COUNTERS_LINKED_SYMBOL))
+    return false;
   // Collect first: the counts must not include the counters' own code.
   SmallVector<std::pair<BasicBlock *, uint64_t>, 64> Increments;
   for (Function &F : M) {
@@ -200,6 +222,8 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
     New->setMetadata(NoSanitizeKind, NoSanitize);
     Changed = true;
   }
+  if (Changed)
+    defineLinkedMarker(M, MASSIF_ABI_COUNTERS_LINKED_SYMBOL);
   return Changed;
 }
 

@@ -68,6 +68,11 @@ bool addInstructionCounters(llvm::Module &M, const FunctionFilter &Filter);
 /// Whether -massif-count-instructions asks MassifPass for counters.
 bool instructionCountersRequested();
 
+/// Defines the link-once marker \p Name (see Markers.cpp), through which
+/// the runtime learns that code built with some feature is linked. Returns
+/// false if \p M already has something by that name.
+bool defineLinkedMarker(llvm::Module &M, llvm::StringRef Name);
+
 /// "massif-alloc": rewriteAllocCalls.
 struct AllocRewritePass : llvm::PassInfoMixin<AllocRewritePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

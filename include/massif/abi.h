@@ -28,7 +28,23 @@
  * MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL as it starts executing; a
  * straight-line chain of blocks adds once, at its head. The runtime defines
  * the variable (the pass reaches it as initial-exec TLS) and sums it over
- * threads.
+ * threads. Every counted module also defines the link-once marker
+ * MASSIF_ABI_COUNTERS_LINKED_SYMBOL; the runtime falls back to
+ * --time-unit=ms only when no linked code defines it.
+ *
+ * Stack probes (--stacks=yes). When built with probes
+ * (-mllvm -massif-stack-probes), each instrumented function, after its
+ * prologue and before each return, tests the thread-local flag
+ * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL and, only when it is set, reports the
+ * stack pointer to __massif_stack_pointer: at entry the stack pointer below
+ * the new frame, at a return the one the caller will have. The runtime sets
+ * the flag in each thread when --stacks=yes is given. Probed modules define
+ * the marker MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
+ *
+ * Valgrind client requests. The pass replaces the inline assembly of
+ * valgrind.h's client-request macro (amd64) with a call to
+ * __massif_client_request, with the same request block and default, so
+ * VALGRIND_MALLOCLIKE_BLOCK and friends reach the runtime natively.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -90,6 +106,26 @@ extern const int __massif_abi_version_1;
  * Instructions this thread has executed in instrumented code. */
 #define MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL "__massif_thread_instructions"
 extern __thread unsigned long long __massif_thread_instructions;
+
+/* Defined (link-once, one per image) by every module built with counters. */
+#define MASSIF_ABI_COUNTERS_LINKED_SYMBOL "__massif_counters_linked"
+
+/* Defined by the runtime; non-zero in threads whose stack is profiled. */
+#define MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL "__massif_stack_probes_on"
+extern __thread unsigned char __massif_stack_probes_on;
+
+/* Defined (link-once, one per image) by every module built with probes. */
+#define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
+
+/* The running thread's stack pointer is now StackPointer (a probe saw it).
+ * Called only while __massif_stack_probes_on is set. */
+void __massif_stack_pointer(void *StackPointer);
+
+/* A Valgrind client request: Args is valgrind.h's request block (request
+ * code, then five arguments); returns the request's result, Default for
+ * every request the runtime does not handle. */
+unsigned long long __massif_client_request(unsigned long long *Args,
+                                           unsigned long long Default);
 
 /* C allocation entry points: same signatures as the functions they stand for. */
 void *__massif_malloc(size_t SizeB);

@@ -24,6 +24,7 @@
 #include "Process.h"
 #include "Runtime.h"
 #include "Symbolize.h"
+#include "Threads.h"
 #include "Unwind.h"
 
 #include <errno.h>
@@ -41,8 +42,8 @@
 using namespace massif;
 using namespace massif::native;
 
-/// The instruction counter the pass will provide for --time-unit=i; absent
-/// (null) until then.
+/// The instruction clock for --time-unit=i (Counters.cpp); weak so that
+/// the unit tests link without it.
 extern "C" __attribute__((weak)) uint64_t __massif_instructions_total(void);
 
 namespace {
@@ -146,13 +147,14 @@ void parseOptionsOrExit(Options &O) {
 }
 
 /// Chooses the clock for the time unit, falling back from instructions to
-/// milliseconds (with a warning) while no instruction counter exists.
+/// milliseconds (with a warning) when no linked code counts instructions.
 Clock chooseClock(Options &O) {
   if (O.TimeUnit == TimeUnit::Instructions) {
-    if (__massif_instructions_total)
+    if (__massif_instructions_total && instructionCountersLinked())
       return Clock{nowInstructions, nullptr};
     printLines("massif: ", "warning: --time-unit=i requires instruction "
-                           "counters (not available yet); using "
+                           "counters, and no code of this program was built "
+                           "with them (mscc builds with them); using "
                            "--time-unit=ms");
     O.TimeUnit = TimeUnit::Milliseconds;
   }

@@ -1,13 +1,19 @@
 ; Each basic block adds its instruction count to the thread's counter as it
 ; starts. Instructions that generate no code (PHIs, debug intrinsics,
-; lifetime markers) and the counter's own instructions are not counted.
+; lifetime markers) and the counter's own instructions are not counted. The
+; frame pointer's set-up adds 2 to the entry block and its tear-down 1 to
+; each returning block. A counted module defines the link-once marker the
+; runtime looks for.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
+; CHECK: $__massif_counters_linked = comdat any
 ; CHECK: @__massif_thread_instructions = external thread_local(initialexec) global i64, align 8
+; CHECK: @__massif_counters_linked = linkonce_odr constant i8 1, comdat
+; CHECK: @llvm.used = appending global [1 x ptr] [ptr @__massif_counters_linked], section "llvm.metadata"
 
 declare void @use(ptr)
 declare void @llvm.lifetime.start.p0(i64, ptr)
@@ -18,7 +24,7 @@ define i32 @straight(i32 %a, i32 %b) {
 ; CHECK-LABEL: define i32 @straight(
 ; CHECK-NEXT:    [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
 ; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]], align 8, !nosanitize
-; CHECK-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 3
+; CHECK-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 6
 ; CHECK-NEXT:    store i64 [[NEW]], ptr [[C]], align 8, !nosanitize
 ; CHECK-NEXT:    %x = add i32 %a, %b
 ; CHECK-NEXT:    %y = mul i32 %x, %a
@@ -31,7 +37,7 @@ define i32 @straight(i32 %a, i32 %b) {
 define i32 @diamond(i1 %c, i32 %a) {
 ; CHECK-LABEL: define i32 @diamond(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 3
 ; CHECK-NEXT:    store
 ; CHECK-NEXT:    br i1 %c
 ; CHECK:       then:
@@ -44,7 +50,7 @@ define i32 @diamond(i1 %c, i32 %a) {
 ; CHECK-NEXT:    %e = sub i32 0, %a
 ; CHECK:       join:
 ; CHECK-NEXT:    %r = phi i32
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 2
 ; CHECK-NEXT:    store
 ; CHECK-NEXT:    ret i32 %r
 entry:
@@ -61,12 +67,12 @@ join:
   ret i32 %r
 }
 
-; An alloca, a call and a return count; two lifetime markers and a
-; dbg.value do not.
+; An alloca, a call and a return count (3, and 3 for the frame); two
+; lifetime markers and a dbg.value do not.
 define void @markers(i32 %v) !dbg !5 {
 ; CHECK-LABEL: define void @markers(
 ; CHECK-NEXT:    %buf = alloca [16 x i8]
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         add i64 {{%.*}}, 6
 ; CHECK-NOT:     add i64
 ; CHECK:         ret void
   %buf = alloca [16 x i8]

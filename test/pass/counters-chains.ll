@@ -10,11 +10,12 @@ target triple = "x86_64-unknown-linux-gnu"
 declare void @f()
 declare i32 @__gxx_personality_v0(...)
 
-; entry (2) -> b (2) -> c (1): one increment of 5, in entry.
+; entry (2) -> b (2) -> c (1), and the frame (2 + 1): one increment of 8,
+; in entry.
 define i32 @chain(i32 %a) {
 ; CHECK-LABEL: define i32 @chain(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 5
+; CHECK:         add i64 {{%.*}}, 8
 ; CHECK:       b:
 ; CHECK-NOT:     add i64
 ; CHECK:       c:
@@ -35,12 +36,12 @@ c:
 define void @loop(i32 %n) {
 ; CHECK-LABEL: define void @loop(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 3
 ; CHECK:       header:
 ; CHECK-NEXT:    %i = phi
 ; CHECK:         add i64 {{%.*}}, 4
 ; CHECK:       exit:
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         add i64 {{%.*}}, 4
 ; CHECK:       tail:
 ; CHECK-NOT:     add i64
 ; CHECK:         ret void
@@ -63,11 +64,11 @@ tail:
 define void @switch(i32 %v) {
 ; CHECK-LABEL: define void @switch(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 3
 ; CHECK:       one:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         add i64 {{%.*}}, 3
 ; CHECK:       other:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 2
 entry:
   switch i32 %v, label %other [ i32 1, label %one
                                 i32 2, label %one ]
@@ -83,10 +84,10 @@ other:
 define void @invoke() personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @invoke(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 3
 ; CHECK:         invoke void @f()
 ; CHECK:       ok:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 2
 ; CHECK-NEXT:    store
 ; CHECK-NEXT:    ret void
 ; CHECK:       lpad:
@@ -109,7 +110,7 @@ lpad:
 define void @unreachable_cycle() {
 ; CHECK-LABEL: define void @unreachable_cycle(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         add i64 {{%.*}}, 4
 ; CHECK:       a:
 ; CHECK:         add i64 {{%.*}}, 2
 ; CHECK:       b:

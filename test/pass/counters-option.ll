@@ -11,13 +11,15 @@
 target triple = "x86_64-unknown-linux-gnu"
 
 ; OFF-NOT: __massif_thread_instructions
+; OFF-NOT: __massif_counters_linked
 ; ON: @__massif_thread_instructions = external thread_local(initialexec) global i64
+; ON: @__massif_counters_linked = linkonce_odr constant i8 1
 
 define i32 @counted(i32 %a) {
 ; OFF-LABEL: define i32 @counted(
 ; OFF-NEXT:    %x = add i32 %a, 1
 ; ON-LABEL:  define i32 @counted(
-; ON:          add i64 {{%.*}}, 2
+; ON:          add i64 {{%.*}}, 5
 ; ON-NEXT:     store
 ; ON-NEXT:     %x = add i32 %a, 1
   %x = add i32 %a, 1
@@ -28,7 +30,7 @@ define i32 @maybe_counted(i32 %a) {
 ; OFF-LABEL:     define i32 @maybe_counted(
 ; OFF-NEXT:        %x = mul i32 %a, 3
 ; ON-LABEL:      define i32 @maybe_counted(
-; ON-ALL:          add i64 {{%.*}}, 2
+; ON-ALL:          add i64 {{%.*}}, 5
 ; ON-ALL-NEXT:     store
 ; ON-ONLY-NEXT:    %x = mul i32 %a, 3
   %x = mul i32 %a, 3

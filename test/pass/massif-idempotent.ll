@@ -6,6 +6,10 @@
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif,massif -S %s -o %t.twice
 ; RUN: diff %t.once %t.twice
 ; RUN: %FileCheck %s < %t.once
+; RUN: %opt -load-pass-plugin %plugin -passes=massif -massif-count-instructions -S %s -o %t.counted
+; RUN: %opt -load-pass-plugin %plugin -passes=massif,massif -massif-count-instructions -S %s -o %t.counted-twice
+; RUN: diff %t.counted %t.counted-twice
+; RUN: %FileCheck %s --check-prefix=COUNTED < %t.counted
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -18,6 +22,10 @@ declare void @_ZdlPvm(ptr, i64)
 define void @roundtrip() {
 ; CHECK-LABEL: define void @roundtrip()
 ; CHECK-SAME:    #[[ATTRS:[0-9]+]] {
+; COUNTED-LABEL: define void @roundtrip()
+; COUNTED:         add i64 {{%.*}}, 6
+; COUNTED-NOT:     add i64
+; COUNTED:         ret void
 ; CHECK-NEXT:    [[P:%.*]] = call ptr @__massif_Znwm(i64 8)
 ; CHECK-NEXT:    call void @__massif_ZdlPvm(ptr [[P]], i64 8)
 ; CHECK-NEXT:    ret void

@@ -1,0 +1,166 @@
+//===- Counters.cpp - The instruction clock for --time-unit=i -------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Code built with counters (the pass's -massif-count-instructions, on by
+// default in mscc) adds each basic block's instruction count to the running
+// thread's __massif_thread_instructions, defined here. Massif's clock for
+// --time-unit=i is the number of instructions the whole process has run, so
+// the runtime sums the counters of every live thread and adds what threads
+// that have exited had counted.
+//
+// Each thread's counter is registered when the thread starts (Threads.cpp
+// wraps pthread_create) or, for the main thread and any thread that started
+// otherwise, at its first reading of the clock. A pthread key destructor
+// moves the counter's final value into the exited total under the registry
+// lock, so the sum never goes backwards. Instructions a thread runs after
+// that destructor (in later destructors) are not counted.
+//
+// Lock order: the model's lock, then the registry's (the clock is read
+// inside the model). The fork handler is registered at the first
+// registration, which in unit i happens before the model registers its own,
+// so the fork-time acquisition order is the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arena.h"
+#include "Lock.h"
+#include "Runtime.h"
+#include "Threads.h"
+
+#include "massif/abi.h"
+
+#include <pthread.h>
+
+using namespace massif;
+using namespace massif::native;
+
+extern "C" {
+MASSIF_EXPORT __thread unsigned long long __massif_thread_instructions
+    __attribute__((tls_model("initial-exec"))) = 0;
+
+// The marker every counted module defines (llvm-pass/Markers.cpp); absent
+// (null) when no linked code counts.
+extern const char CountersLinkedMarker __asm__(
+    MASSIF_ABI_COUNTERS_LINKED_SYMBOL)
+    __attribute__((weak, visibility("default")));
+}
+
+namespace {
+
+struct Slot {
+  const unsigned long long *Counter;
+  Slot *Next;
+  Slot *Prev;
+};
+
+Mutex RegistryLock;
+Slot *Live = nullptr;     // the registered threads' counters
+Slot *Spare = nullptr;    // slots of exited threads, for reuse
+uint64_t ExitedTotal = 0; // what exited threads had counted
+bool Ready = false;       // the key and the fork handlers exist
+pthread_key_t ExitKey;
+
+__thread Slot *Mine __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread bool Exited __attribute__((tls_model("initial-exec"))) = false;
+
+void unlink(Slot *S) {
+  if (S->Prev)
+    S->Prev->Next = S->Next;
+  else
+    Live = S->Next;
+  if (S->Next)
+    S->Next->Prev = S->Prev;
+  S->Next = Spare;
+  S->Prev = nullptr;
+  Spare = S;
+}
+
+void onThreadExit(void *P) {
+  Slot *S = (Slot *)P;
+  MutexLock L(RegistryLock);
+  ExitedTotal += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  unlink(S);
+  Mine = nullptr;
+  Exited = true;
+}
+
+void beforeFork() { RegistryLock.lock(); }
+void afterForkParent() { RegistryLock.unlock(); }
+
+// Only the forking thread lives on in the child. The others' counts stay
+// in the total, as Valgrind's child continues the parent's count.
+void afterForkChild() {
+  RegistryLock.reset();
+  Slot *S = Live;
+  while (S) {
+    Slot *Next = S->Next;
+    if (S != Mine) {
+      ExitedTotal += *S->Counter;
+      unlink(S);
+    }
+    S = Next;
+  }
+}
+
+} // namespace
+
+void native::registerThreadCounter() {
+  if (Mine || Exited)
+    return;
+  // pthread_atfork and pthread_setspecific may allocate: keep that out of
+  // the profile (and out of this lock).
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  Slot *S = nullptr;
+  {
+    MutexLock L(RegistryLock);
+    if (!Ready) {
+      Ready = pthread_key_create(&ExitKey, onThreadExit) == 0;
+      if (Ready)
+        pthread_atfork(beforeFork, afterForkParent, afterForkChild);
+    }
+    if (Ready) {
+      if (Spare) {
+        S = Spare;
+        Spare = S->Next;
+      } else {
+        S = (Slot *)arenaAllocate(sizeof(Slot));
+      }
+    }
+    if (S) {
+      S->Counter = &__massif_thread_instructions;
+      S->Prev = nullptr;
+      S->Next = Live;
+      if (Live)
+        Live->Prev = S;
+      Live = S;
+      Mine = S;
+    }
+  }
+  if (S)
+    pthread_setspecific(ExitKey, S);
+  T.InRuntime = Was;
+}
+
+bool native::instructionCountersLinked() {
+  return &CountersLinkedMarker != nullptr;
+}
+
+/// The instructions the process has run in counted code so far: Massif's
+/// clock for --time-unit=i.
+extern "C" MASSIF_EXPORT uint64_t __massif_instructions_total(void) {
+  registerThreadCounter();
+  MutexLock L(RegistryLock);
+  uint64_t Sum = ExitedTotal;
+  for (const Slot *S = Live; S; S = S->Next)
+    Sum += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  return Sum;
+}
+
+// The main thread counts from the start, whether or not it ever reads the
+// clock itself.
+__attribute__((constructor(101))) static void registerMainThread() {
+  registerThreadCounter();
+}

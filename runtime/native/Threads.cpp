@@ -1,0 +1,74 @@
+//===- Threads.cpp - The runtime's pthread_create -------------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// pthread_create is interposed so that each new thread registers its
+// instruction counter (and, with --stacks=yes, its stack) before the
+// program's start routine runs, including threads that never allocate.
+// The wrapper's start routine calls the program's with a guaranteed tail
+// call, so no runtime frame stays on the thread's stack: stacks captured in
+// the thread read routine <- start_thread <- clone, as under Valgrind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arena.h"
+#include "Runtime.h"
+#include "Threads.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+
+using namespace massif::native;
+
+namespace {
+
+using StartFn = void *(*)(void *);
+using CreateFn = int (*)(pthread_t *, const pthread_attr_t *, StartFn,
+                         void *);
+
+struct StartArgs {
+  StartFn Fn;
+  void *Arg;
+};
+
+CreateFn realPthreadCreate() {
+  static CreateFn Fn = nullptr;
+  CreateFn F = __atomic_load_n(&Fn, __ATOMIC_ACQUIRE);
+  if (!F) {
+    ThreadState &T = TheThread;
+    bool Was = T.InRuntime;
+    T.InRuntime = true; // dlsym may allocate: keep it out of the profile
+    F = (CreateFn)dlsym(RTLD_NEXT, "pthread_create");
+    T.InRuntime = Was;
+    __atomic_store_n(&Fn, F, __ATOMIC_RELEASE);
+  }
+  return F;
+}
+
+void *startThread(void *P) {
+  StartFn Fn = ((StartArgs *)P)->Fn;
+  void *Arg = ((StartArgs *)P)->Arg;
+  arenaDeallocate(P, sizeof(StartArgs));
+  registerThreadCounter();
+  [[clang::musttail]] return Fn(Arg);
+}
+
+} // namespace
+
+extern "C" MASSIF_EXPORT int pthread_create(pthread_t *Thread,
+                                            const pthread_attr_t *Attr,
+                                            StartFn Fn, void *Arg) {
+  CreateFn Real = realPthreadCreate();
+  if (!Real)
+    return EAGAIN;
+  auto *A = (StartArgs *)arenaAllocate(sizeof(StartArgs));
+  if (!A)
+    return Real(Thread, Attr, Fn, Arg);
+  A->Fn = Fn;
+  A->Arg = Arg;
+  int Err = Real(Thread, Attr, startThread, A);
+  if (Err != 0)
+    arenaDeallocate(A, sizeof(StartArgs));
+  return Err;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Checks on the times of a massif.out file.
+
+    times.py same A B          A and B have the same snapshot times (and
+                               more than two snapshots)
+    times.py gap F H1 H2 LO HI the time of the first snapshot with
+                               mem_heap_B=H2 minus that of the first with
+                               mem_heap_B=H1 lies in [LO, HI]; LO and HI may
+                               be @file or @file+N: the integer that file
+                               starts with, plus N
+Prints what it compared; exits 1 when the check fails.
+"""
+import re
+import sys
+
+
+def snapshots(path):
+    text = open(path).read()
+    times = [int(t) for t in re.findall(r"^time=(\d+)$", text, re.M)]
+    heaps = [int(h) for h in re.findall(r"^mem_heap_B=(\d+)$", text, re.M)]
+    return list(zip(times, heaps))
+
+
+def number(arg):
+    if arg.startswith("@"):
+        path, _, extra = arg[1:].partition("+")
+        return int(open(path).read().split()[0]) + int(extra or 0)
+    return int(arg)
+
+
+def main(argv):
+    if argv[1] == "same":
+        a, b = snapshots(argv[2]), snapshots(argv[3])
+        ta, tb = [t for t, _ in a], [t for t, _ in b]
+        print(f"{len(ta)} and {len(tb)} snapshots; last times {ta[-1]} {tb[-1]}")
+        return 0 if ta == tb and len(ta) > 2 and ta == sorted(ta) else 1
+    if argv[1] == "gap":
+        s = snapshots(argv[2])
+        h1, h2, lo, hi = int(argv[3]), int(argv[4]), number(argv[5]), number(argv[6])
+        t1 = next(t for t, h in s if h == h1)
+        t2 = next(t for t, h in s if h == h2)
+        print(f"gap {t2 - t1} in [{lo}, {hi}]?")
+        return 0 if lo <= t2 - t1 <= hi else 1
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
