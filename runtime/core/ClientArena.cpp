@@ -44,8 +44,23 @@ constexpr uint32_t ListEnds[] = {
     120,  126,  133,  139,  153,  169,  185,  204,  224,  247,  272,  299,
     329,  362,  398,  438,  482,  530,  583,  641,  770,  924,  1109, 1331,
     1597, 1916, 2300, 2760, 3312, 3974, 4769, 5723, 6868, 8241, 9890};
-static_assert(sizeof(ListEnds) / sizeof(ListEnds[0]) == 47,
-              "lists 64..110 each need their end");
+constexpr uint32_t NumListEnds = sizeof(ListEnds) / sizeof(ListEnds[0]);
+static_assert(NumListEnds == 47, "lists 64..110 each need their end");
+constexpr uint32_t LastListStart = ListEnds[NumListEnds - 1];
+
+/// The list of every payload size / 16 below LastListStart, in one load.
+struct ListTable {
+  uint8_t Of[LastListStart];
+  constexpr ListTable() : Of() {
+    uint32_t List = 64;
+    for (uint32_t N = 0; N < LastListStart; ++N) {
+      while (List < 64 + NumListEnds && N >= ListEnds[List - 64])
+        ++List;
+      Of[N] = uint8_t(N < 64 ? N : List);
+    }
+  }
+};
+constexpr ListTable Lists;
 
 /// Larger requests could not be simulated in 48-bit addresses.
 constexpr uint64_t MaxReqB = uint64_t(1) << 40;
@@ -54,19 +69,14 @@ constexpr uint32_t SwizzleSteps = 5;
 
 } // namespace
 
-uint32_t ClientArena::listOf(uint64_t PayloadB) {
+// The helpers of the hot paths are folded into allocate and release; the
+// rare steps stay out of their way.
+#define HOT __attribute__((always_inline)) inline
+#define COLD __attribute__((noinline, cold))
+
+HOT uint32_t ClientArena::listOf(uint64_t PayloadB) {
   uint64_t N = PayloadB / MinAlignB;
-  if (N < 64)
-    return uint32_t(N);
-  uint32_t Lo = 0, Hi = 47; // first end > N
-  while (Lo < Hi) {
-    uint32_t Mid = (Lo + Hi) / 2;
-    if (ListEnds[Mid] > N)
-      Hi = Mid;
-    else
-      Lo = Mid + 1;
-  }
-  return 64 + Lo;
+  return N < LastListStart ? Lists.Of[N] : NumLists - 1;
 }
 
 bool ClientArena::init(const Allocator &Alloc, uint64_t AlignB) {
@@ -77,9 +87,7 @@ bool ClientArena::init(const Allocator &Alloc, uint64_t AlignB) {
 
 //===-- Nodes --------------------------------------------------------------===//
 
-bool ClientArena::reserveNodes(uint32_t Count) {
-  if (uint64_t(NumFreeNodes) + NodeCap >= uint64_t(NodesUsed) + Count)
-    return true;
+COLD bool ClientArena::growNodes(uint32_t Count) {
   uint64_t Want = uint64_t(NodesUsed) + Count;
   uint64_t NewCap = NodeCap < 4096 ? 4096 : uint64_t(NodeCap) + NodeCap / 4;
   if (NewCap < Want)
@@ -93,7 +101,7 @@ bool ClientArena::reserveNodes(uint32_t Count) {
   return true;
 }
 
-uint32_t ClientArena::newNode(uint64_t Addr, uint64_t Flags) {
+HOT uint32_t ClientArena::newNode(uint64_t Addr, uint64_t Flags) {
   uint32_t Id;
   if (FreeNodes) {
     Id = FreeNodes;
@@ -102,17 +110,19 @@ uint32_t ClientArena::newNode(uint64_t Addr, uint64_t Flags) {
   } else {
     Id = NodesUsed++;
   }
-  Nodes[Id] = Node{Addr | Flags, 0, 0, 0, 0};
+  // The links are the caller's to set.
+  Nodes[Id].Word = Addr | Flags;
   return Id;
 }
 
-void ClientArena::freeNode(uint32_t Id) {
-  Nodes[Id] = Node{0, 0, 0, FreeNodes, 0};
+HOT void ClientArena::freeNode(uint32_t Id) {
+  Nodes[Id].Word = 0;
+  Nodes[Id].X = FreeNodes;
   FreeNodes = Id;
   ++NumFreeNodes;
 }
 
-uint32_t ClientArena::splitAt(uint32_t Id, uint64_t Addr, uint64_t Flags) {
+HOT uint32_t ClientArena::splitAt(uint32_t Id, uint64_t Addr, uint64_t Flags) {
   uint32_t N = newNode(Addr, Flags);
   uint32_t After = Nodes[Id].Next;
   Nodes[N].Prev = Id;
@@ -122,7 +132,7 @@ uint32_t ClientArena::splitAt(uint32_t Id, uint64_t Addr, uint64_t Flags) {
   return N;
 }
 
-void ClientArena::unchain(uint32_t Id) {
+HOT void ClientArena::unchain(uint32_t Id) {
   uint32_t Before = Nodes[Id].Prev, After = Nodes[Id].Next;
   if (Before)
     Nodes[Before].Next = After;
@@ -134,7 +144,7 @@ void ClientArena::unchain(uint32_t Id) {
 
 // A free list is circular and doubly linked through X (previous) and Y
 // (next); a block joins just before the head, i.e. at the tail.
-void ClientArena::linkFree(uint32_t Id, uint32_t List) {
+HOT void ClientArena::linkFree(uint32_t Id, uint32_t List) {
   Nodes[Id].Word &= ~InUse;
   uint32_t Head = Heads[List];
   if (!Head) {
@@ -150,7 +160,7 @@ void ClientArena::linkFree(uint32_t Id, uint32_t List) {
   Nodes[Id].X = Tail;
 }
 
-void ClientArena::unlinkFree(uint32_t Id, uint32_t List) {
+HOT void ClientArena::unlinkFree(uint32_t Id, uint32_t List) {
   uint32_t Before = Nodes[Id].X;
   if (Before == Id) {
     Heads[List] = 0;
@@ -164,7 +174,16 @@ void ClientArena::unlinkFree(uint32_t Id, uint32_t List) {
   swizzle(List);
 }
 
-void ClientArena::swizzle(uint32_t List) {
+HOT void ClientArena::rejoin(uint32_t List) {
+  // A block linked at the tail and unlinked again: the head moves to the
+  // tail, then the list swizzles.
+  if (uint32_t Head = Heads[List]) {
+    Heads[List] = Nodes[Head].X;
+    swizzle(List);
+  }
+}
+
+__attribute__((noinline)) void ClientArena::swizzle(uint32_t List) {
   uint32_t Head = Heads[List];
   uint32_t Best = Head, Fwd = Head, Back = Head;
   uint64_t BestAddr = addr(Head);
@@ -183,7 +202,7 @@ void ClientArena::swizzle(uint32_t List) {
   Heads[List] = Best;
 }
 
-uint32_t ClientArena::firstNonEmpty(uint32_t From) const {
+HOT uint32_t ClientArena::firstNonEmpty(uint32_t From) const {
   if (From >= NumLists)
     return NumLists;
   uint32_t W = From >> 6;
@@ -199,69 +218,71 @@ uint32_t ClientArena::firstNonEmpty(uint32_t From) const {
 //===-- Allocation ---------------------------------------------------------===//
 
 uint32_t ClientArena::allocate(uint64_t ReqB, uint64_t AlignB) {
-  uint64_t Align = AlignB ? AlignB : DefaultAlignB;
-  if (Align < MinAlignB)
-    Align = MinAlignB;
-  if (Align & (Align - 1))
-    Align = uint64_t(1) << (64 - __builtin_clzll(Align));
-  if (ReqB > MaxReqB || Align > MaxReqB)
-    return 0;
   // The most one request takes: a superblock's block and sentinel, a
   // split-off rest and memalign's second block.
-  if (!reserveNodes(4))
+  if (!reserveNodes(4) || ReqB > MaxReqB)
     return 0;
-  if (NumSbs == SbCap) {
-    size_t Cap = SbCap;
-    if (!growArray(A, Sbs, NumSbs, Cap, Cap ? Cap * 2 : 64))
-      return 0;
-    SbCap = uint32_t(Cap);
-  }
-  return Align == MinAlignB ? mallocBlock(ReqB, /*MayBeUnsplittable=*/true)
-                            : memalignBlock(ReqB, Align);
+  uint64_t Align = AlignB ? AlignB : DefaultAlignB;
+  if (Align <= MinAlignB)
+    return mallocBlock(ReqB, /*MayBeUnsplittable=*/true);
+  if (Align & (Align - 1))
+    Align = uint64_t(1) << (64 - __builtin_clzll(Align));
+  if (Align > MaxReqB)
+    return 0;
+  return memalignBlock(ReqB, Align);
 }
 
-uint32_t ClientArena::mallocBlock(uint64_t ReqB, bool MayBeUnsplittable) {
+HOT uint32_t ClientArena::mallocBlock(uint64_t ReqB, bool MayBeUnsplittable) {
   uint64_t PayloadB = roundUp(ReqB, MinAlignB);
   uint64_t BlockB = PayloadB + OverheadB;
-  uint32_t B = 0, List;
-  for (List = firstNonEmpty(listOf(PayloadB)); List < NumLists;
-       List = firstNonEmpty(List + 1)) {
-    uint32_t Head = Heads[List];
-    B = Head;
-    for (uint32_t Searched = 1;; ++Searched) {
-      if (Searched >= SearchLimit && List < NumLists - 1) {
-        // Move the head on, so later searches see the rest of the list.
-        Heads[List] = Nodes[Head].Y;
-        break;
+  uint32_t B, List = firstNonEmpty(listOf(PayloadB));
+  uint64_t HaveB;
+  if (List < 64) {
+    // Lists below 64 hold one payload size each, at least the request's:
+    // the head fits.
+    B = Heads[List];
+    HaveB = List * MinAlignB + OverheadB;
+  } else {
+    for (; List < NumLists; List = firstNonEmpty(List + 1)) {
+      uint32_t Head = Heads[List];
+      B = Head;
+      for (uint32_t Searched = 1;; ++Searched) {
+        if (Searched >= SearchLimit && List < NumLists - 1) {
+          // Move the head on, so later searches see the rest of the list.
+          Heads[List] = Nodes[Head].Y;
+          break;
+        }
+        HaveB = sizeB(B);
+        if (HaveB >= BlockB)
+          goto Found;
+        B = Nodes[B].Y;
+        if (B == Head)
+          break;
       }
-      // Lists below 64 hold one payload size each, at least the request's.
-      if (List < 64 || sizeB(B) >= BlockB)
-        goto Found;
-      B = Nodes[B].Y;
-      if (B == Head)
-        break;
+    }
+    B = newSuperblock(BlockB, MayBeUnsplittable);
+    if (!B)
+      return 0;
+    HaveB = sizeB(B);
+    List = listOf(HaveB - OverheadB);
+    if (Nodes[Nodes[B].Next].Word & Unsplittable) {
+      unlinkFree(B, List); // a dedicated superblock is never split
+      Nodes[B].Word |= InUse;
+      return B;
     }
   }
-  B = newSuperblock(BlockB, MayBeUnsplittable);
-  if (!B)
-    return 0;
-  List = listOf(sizeB(B) - OverheadB);
 
 Found:
-  uint64_t HaveB = sizeB(B);
-  // A dedicated superblock is never split.
-  bool Split = HaveB - BlockB >= OverheadB &&
-               !(Nodes[Nodes[B].Next].Word & Unsplittable);
   unlinkFree(B, List);
   Nodes[B].Word |= InUse;
-  if (Split) {
+  if (HaveB - BlockB >= OverheadB) {
     uint32_t Rest = splitAt(B, addr(B) + BlockB, 0);
     linkFree(Rest, listOf(HaveB - BlockB - OverheadB));
   }
   return B;
 }
 
-uint32_t ClientArena::memalignBlock(uint64_t ReqB, uint64_t AlignB) {
+COLD uint32_t ClientArena::memalignBlock(uint64_t ReqB, uint64_t AlignB) {
   uint64_t PayloadB = roundUp(ReqB, MinAlignB);
   uint32_t Base = mallocBlock(PayloadB + OverheadB + AlignB,
                               /*MayBeUnsplittable=*/false);
@@ -277,7 +298,13 @@ uint32_t ClientArena::memalignBlock(uint64_t ReqB, uint64_t AlignB) {
   return Aligned;
 }
 
-uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable) {
+COLD uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable) {
+  if (NumSbs == SbCap) {
+    size_t Cap = SbCap;
+    if (!growArray(A, Sbs, NumSbs, Cap, Cap ? Cap * 2 : 64))
+      return 0;
+    SbCap = uint32_t(Cap);
+  }
   deferReclaim(0);
   uint64_t SizeB = BlockB + SbHeaderB;
   if (SizeB < MinSbB)
@@ -301,8 +328,10 @@ uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable) {
   uint32_t First = newNode(Pos + SbHeaderB, 0);
   uint32_t End = newNode(Pos + SizeB,
                          InUse | Sentinel | (Dedicated ? Unsplittable : 0));
+  Nodes[First].Prev = 0;
   Nodes[First].Next = End;
   Nodes[End].Prev = First;
+  Nodes[End].Next = 0;
   linkFree(First, listOf(SizeB - SbHeaderB - OverheadB));
   return First;
 }
@@ -314,40 +343,47 @@ uint32_t ClientArena::detached(uint64_t SlopB) {
     return 0;
   uint32_t Id = newNode(0, InUse | Detached);
   setDetachedSlopB(Id, SlopB);
+  Nodes[Id].X = Nodes[Id].Y = 0;
   return Id;
 }
 
-void ClientArena::release(uint32_t Id) {
-  if (Nodes[Id].Word & Detached) {
-    freeNode(Id);
+void ClientArena::release(uint32_t B) {
+  uint64_t Word = Nodes[B].Word;
+  if (Word & Detached) {
+    freeNode(B);
     return;
   }
-  if (Nodes[Nodes[Id].Next].Word & Unsplittable) {
-    reclaim(Id); // a dedicated superblock goes at once
+  uint32_t After = Nodes[B].Next, Before = Nodes[B].Prev;
+  uint64_t AfterWord = Nodes[After].Word;
+  if (AfterWord & Unsplittable) {
+    reclaim(B); // a dedicated superblock goes at once
     return;
   }
-  mergeFree(Id);
-}
-
-void ClientArena::mergeFree(uint32_t B) {
-  uint32_t List = listOf(sizeB(B) - OverheadB);
-  linkFree(B, List);
-  uint32_t After = Nodes[B].Next; // the sentinel counts as in use
-  if (!inUse(After)) {
-    unlinkFree(B, List);
-    unlinkFree(After, listOf(sizeB(After) - OverheadB));
-    unchain(After);
-    List = listOf(sizeB(B) - OverheadB);
+  uint32_t List = listOf((AfterWord & AddrMask) - (Word & AddrMask) - OverheadB);
+  bool MergeAfter = !(AfterWord & InUse); // the sentinel counts as in use
+  bool MergeBefore = Before && !inUse(Before);
+  if (!MergeAfter && !MergeBefore) {
     linkFree(B, List);
-  }
-  uint32_t Before = Nodes[B].Prev;
-  if (Before && !inUse(Before)) {
-    unlinkFree(B, List);
-    unlinkFree(Before, listOf(sizeB(Before) - OverheadB));
-    unchain(B);
-    B = Before;
-    List = listOf(sizeB(B) - OverheadB);
-    linkFree(B, List);
+  } else {
+    // Valgrind puts B on its list and merges it with its free neighbours:
+    // each merge takes B off again, which leaves the list as it was but
+    // for its head.
+    rejoin(List);
+    if (MergeAfter) {
+      unlinkFree(After, listOf(sizeB(After) - OverheadB));
+      unchain(After);
+      List = listOf(sizeB(B) - OverheadB);
+      if (MergeBefore)
+        rejoin(List);
+      else
+        linkFree(B, List);
+    }
+    if (MergeBefore) {
+      unlinkFree(Before, listOf(sizeB(Before) - OverheadB));
+      unchain(B);
+      B = Before;
+      linkFree(B, listOf(sizeB(B) - OverheadB));
+    }
   }
   // The first block of a superblock keeps its node for the superblock's
   // life, so it names the superblock.
@@ -355,7 +391,7 @@ void ClientArena::mergeFree(uint32_t B) {
     deferReclaim(B);
 }
 
-void ClientArena::deferReclaim(uint32_t First) {
+COLD void ClientArena::deferReclaim(uint32_t First) {
   uint32_t D = Deferred;
   if (D && D != First && !inUse(D) && (Nodes[Nodes[D].Next].Word & Sentinel)) {
     unlinkFree(D, listOf(sizeB(D) - OverheadB));
@@ -364,7 +400,7 @@ void ClientArena::deferReclaim(uint32_t First) {
   Deferred = First;
 }
 
-void ClientArena::reclaim(uint32_t First) {
+COLD void ClientArena::reclaim(uint32_t First) {
   uint64_t Base = addr(First) - SbHeaderB;
   uint32_t Lo = 0, Hi = NumSbs;
   while (Lo < Hi) {

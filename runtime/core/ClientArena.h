@@ -110,7 +110,11 @@ private:
   bool inUse(uint32_t Id) const { return Nodes[Id].Word & InUse; }
   static uint32_t listOf(uint64_t PayloadB);
 
-  bool reserveNodes(uint32_t Count);
+  bool reserveNodes(uint32_t Count) {
+    return uint64_t(NumFreeNodes) + NodeCap >= uint64_t(NodesUsed) + Count ||
+           growNodes(Count);
+  }
+  bool growNodes(uint32_t Count);
   uint32_t newNode(uint64_t Addr, uint64_t Flags);
   void freeNode(uint32_t Id);
   uint32_t splitAt(uint32_t Id, uint64_t Addr, uint64_t Flags);
@@ -118,6 +122,7 @@ private:
 
   void linkFree(uint32_t Id, uint32_t List);
   void unlinkFree(uint32_t Id, uint32_t List);
+  void rejoin(uint32_t List);
   void swizzle(uint32_t List);
   uint32_t firstNonEmpty(uint32_t From) const;
 
@@ -126,7 +131,6 @@ private:
   uint32_t newSuperblock(uint64_t BlockB, bool MayBeUnsplittable);
   void deferReclaim(uint32_t First);
   void reclaim(uint32_t First);
-  void mergeFree(uint32_t Id);
 
   Allocator A{};
   uint64_t DefaultAlignB = MinAlignB;

@@ -115,7 +115,8 @@ void Profile::startup() {
   P->maybeNormal();
 }
 
-void Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
+__attribute__((always_inline)) inline void
+Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
                            uint64_t SlopB, StackId Stack) {
   uint32_t E = Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry;
   setRecord(Id, ReqB, E);
@@ -156,9 +157,8 @@ void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
     I.record(Addr, Id, ReqB, SlopB, Stack);
 }
 
-void Profile::onFree(uint64_t Addr) { P->free(Addr); }
-
-void Profile::Impl::free(uint64_t Addr) {
+__attribute__((always_inline)) inline void
+Profile::Impl::free(uint64_t Addr) {
   uint32_t Id;
   if (!Blocks.remove(Addr, Id))
     return;
@@ -176,6 +176,8 @@ void Profile::Impl::free(uint64_t Addr) {
   TimeB += B.ReqB + ExtraB;
   maybeNormal();
 }
+
+void Profile::onFree(uint64_t Addr) { P->free(Addr); }
 
 bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                         uint64_t NewSlopB, StackId Stack) {

@@ -4,11 +4,20 @@
 //
 //   core-bench [live-blocks] [massif options...]
 //
-// Times onAlloc+onFree pairs on a few addresses reused last-in first-out
-// (as glibc's tcache hands them out) while live-blocks other blocks stay
-// in the table, and prints nanoseconds per pair and model bytes per live
-// block. Not a test: timings on a shared machine vary.
+// Times the model's hot path with the native runtime's events (onMalloc,
+// onFree: the model replays Valgrind's allocator for each) while
+// live-blocks other blocks stay live, in two patterns:
 //
+//   fresh  malloc+free pairs on a few addresses reused last-in first-out
+//          (as glibc's tcache hands them out): each block is split off the
+//          free rest of a superblock and merged back;
+//   churn  a random live block freed and another of a random small size
+//          allocated: blocks reused from the free lists, split and merged.
+//
+// Prints nanoseconds per pair and model bytes per live block.
+// CORE_BENCH_PAIRS sets the number of pairs of each pattern (default 20
+// million; fewer for callgrind). Not a test: timings on a shared machine
+// vary.
 //===----------------------------------------------------------------------===//
 
 #include "Profile.h"
@@ -64,25 +73,45 @@ int main(int Argc, char **Argv) {
   int64_t Before = LiveB;
   uint64_t Next = 0x10000000;
   for (uint64_t I = 0; I < Live; ++I)
-    P.onAlloc(Next += 48, 32, 0, Stacks[I % 64]);
+    P.onMalloc(Next += 48, 32, 0, Stacks[I % 64]);
   double PerBlockB = Live ? double(LiveB - Before) / double(Live) : 0;
 
   uint64_t Pool[8];
   for (uint64_t &Addr : Pool)
     Addr = Next += 64;
-  const uint64_t N = 20000000;
+  const char *Pairs = getenv("CORE_BENCH_PAIRS");
+  const uint64_t N = Pairs ? strtoull(Pairs, nullptr, 0) : 20000000;
   auto T0 = std::chrono::steady_clock::now();
   for (uint64_t I = 0; I < N; ++I) {
     uint64_t Addr = Pool[I & 7];
     Counter += 100;
-    P.onAlloc(Addr, 16 + (I & 15), 0, Stacks[I & 63]);
+    P.onMalloc(Addr, 16 + (I & 15), 0, Stacks[I & 63]);
     P.onFree(Addr);
   }
   auto T1 = std::chrono::steady_clock::now();
-  printf("%llu live blocks: %.1f ns per malloc+free pair, %.1f model bytes "
-         "per live block\n",
+  printf("%llu live blocks: %.1f ns per malloc+free pair (fresh), %.1f model "
+         "bytes per live block\n",
          (unsigned long long)Live,
          std::chrono::duration<double, std::nano>(T1 - T0).count() / N,
          PerBlockB);
+
+  if (!Live)
+    return 0;
+  static const uint64_t Sizes[8] = {8, 24, 40, 64, 100, 200, 500, 1000};
+  uint64_t Rng = 88172645463325252ull;
+  auto T2 = std::chrono::steady_clock::now();
+  for (uint64_t I = 0; I < N; ++I) {
+    Rng ^= Rng << 13;
+    Rng ^= Rng >> 7;
+    Rng ^= Rng << 17;
+    uint64_t Addr = 0x10000000 + 48 * (1 + Rng % Live);
+    Counter += 100;
+    P.onFree(Addr);
+    P.onMalloc(Addr, Sizes[(Rng >> 40) & 7], 0, Stacks[I & 63]);
+  }
+  auto T3 = std::chrono::steady_clock::now();
+  printf("%llu live blocks: %.1f ns per malloc+free pair (churn)\n",
+         (unsigned long long)Live,
+         std::chrono::duration<double, std::nano>(T3 - T2).count() / N);
   return 0;
 }
