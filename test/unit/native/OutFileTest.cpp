@@ -28,6 +28,8 @@ const char *fakeEnv(const char *Name) {
     return "/home/someone";
   if (std::string(Name) == "EMPTY")
     return "";
+  if (std::string(Name) == "PERCENT")
+    return "a%pb";
   return nullptr;
 }
 
@@ -95,6 +97,23 @@ TEST(OutFileTest, BadNamesGiveMassifsReasons) {
             "You might have more luck using $HOME instead.");
 }
 
+// Checked against Valgrind 3.19: `--massif-out-file=m.%q{}` and
+// PCT='a%pb' with `--massif-out-file=m.%q{PCT}` (which writes m.a%pb).
+TEST(OutFileTest, VariableValuesAreNotExpandedAgain) {
+  EXPECT_EQ(expand("/m.%q{PERCENT}").Text, "/m.a%pb");
+  Expansion E = expand("/m.%q{}");
+  EXPECT_FALSE(E.Ok);
+  EXPECT_EQ(E.Text, "Environment variable '' is not set");
+}
+
+TEST(OutFileTest, FirstErrorWinsAndNothingIsCountedAfterIt) {
+  uint32_t Seq = 0;
+  Expansion E = expand("/m.%n.%z.%n", nullptr, &Seq);
+  EXPECT_FALSE(E.Ok);
+  EXPECT_EQ(E.Text, "Expected 'p' or 'q' or '%' after '%'");
+  EXPECT_EQ(Seq, 1u);
+}
+
 TEST(OutFileTest, TooLongNameIsRefused) {
   std::string Long = "/" + std::string(300, 'x');
   Expansion E = expand(Long.c_str());
@@ -129,6 +148,19 @@ TEST(OutFileTest, SinkBuffersAndWritesEverythingInOrder) {
   Expected += Big;
   ASSERT_TRUE(Out.flush());
   EXPECT_EQ(readAll(Fd), Expected);
+  fclose(Tmp);
+}
+
+TEST(OutFileTest, WriteLineJoinsItsParts) {
+  FILE *Tmp = tmpfile();
+  ASSERT_NE(Tmp, nullptr);
+  int Fd = fileno(Tmp);
+  const char *Parts[] = {"massif: ", "a", "", "b"};
+  writeLine(Fd, Parts, 4);
+  std::string Long(3000, 'y'); // longer than the line buffer
+  const char *LongParts[] = {"x", Long.c_str()};
+  writeLine(Fd, LongParts, 2);
+  EXPECT_EQ(readAll(Fd), "massif: ab\nx" + Long + "\n");
   fclose(Tmp);
 }
 
