@@ -43,18 +43,15 @@ bool startsWith(std::string_view S, std::string_view Prefix) {
   return S.size() >= Prefix.size() && S.compare(0, Prefix.size(), Prefix) == 0;
 }
 
-/// What /^key:\s*(.*)$/ captures from a header line.
-std::string_view headerValue(std::string_view Text, std::string_view Key) {
-  std::string_view Rest = Text.substr(Key.size());
-  while (!Rest.empty() && isPerlSpace(Rest.front()))
-    Rest.remove_prefix(1);
-  return Rest;
-}
-
 std::string_view skipSpaces(std::string_view S) {
   while (!S.empty() && isPerlSpace(S.front()))
     S.remove_prefix(1);
   return S;
+}
+
+/// What /^key:\s*(.*)$/ captures from a header line.
+std::string_view headerValue(std::string_view Text, std::string_view Key) {
+  return skipSpaces(Text.substr(Key.size()));
 }
 
 std::string_view takeDigits(std::string_view &S) {
@@ -374,7 +371,7 @@ void ProfileReader::enterNode(bool IsTop, std::string_view Midfix,
   if (Children.size() > 18 && perlNumify(Children).RangeError)
     Diag.setErrno(ERANGE);
 
-  Frame F;
+  Frame &F = Stack.emplace_back();
   F.NumChildren = childCount(Children);
   F.NextChild = 0;
   F.Significant = Significant;
@@ -383,12 +380,10 @@ void ProfileReader::enterNode(bool IsTop, std::string_view Midfix,
   F.Bytes = Bytes;
   F.PrefixLenBefore = Prefix.size();
   Prefix.append(Midfix.data(), Midfix.size());
-  Stack.push_back(F);
 }
 
 void ProfileReader::finishNode(const PerlNumber &Total) {
-  Frame F = Stack.back();
-  Stack.pop_back();
+  const Frame &F = Stack.back();
   if (Listing && F.Significant) {
     std::string &Out = Listing->text();
     if (F.NumInsignificant > 0) {
@@ -412,11 +407,12 @@ void ProfileReader::finishNode(const PerlNumber &Total) {
     Listing->flushIfFull();
   }
   Prefix.resize(F.PrefixLenBefore);
-  if (!Stack.empty() && Listing && !F.Significant) {
-    Frame &Parent = Stack.back();
+  if (Stack.size() > 1 && Listing && !F.Significant) {
+    Frame &Parent = Stack[Stack.size() - 2];
     ++Parent.NumInsignificant;
     Parent.InsignificantBytes = perlAdd(Parent.InsignificantBytes, F.Bytes);
   }
+  Stack.pop_back();
 }
 
 } // namespace msprint
