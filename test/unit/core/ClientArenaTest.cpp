@@ -158,6 +158,94 @@ TEST_P(ArenaCase, ProfileWritesMassifsNumbers) {
   EXPECT_EQ(snapshotSummaries(Rig.write()), snapshotSummaries(Expected));
 }
 
+// The rules one at a time (the numbers are those the recorded cases show).
+
+TEST(ClientArena, AFreedBlockTooBigBy16BytesIsHandedOutWhole) {
+  ProfileRig Rig("--time-unit=B");
+  Rig.Sym.add(0x1000, "main");
+  StackId S = Rig.stack({0x1000});
+  Rig.Prof.startup();
+  Rig.Prof.onMalloc(0xA000, 112, 0, S);
+  Rig.Prof.onMalloc(0xB000, 16, 0, S); // keeps the freed block apart
+  Rig.Prof.onFree(0xA000);
+  Rig.Prof.onMalloc(0xC000, 96, 0, S);
+  uint64_t ReqB, SlopB;
+  ASSERT_TRUE(Rig.Prof.findBlock(0xC000, ReqB, SlopB));
+  EXPECT_EQ(SlopB, 16u);
+  // 32 bytes left over make a block of their own: split.
+  Rig.Prof.onMalloc(0xD000, 128, 0, S);
+  Rig.Prof.onMalloc(0xE000, 16, 0, S);
+  Rig.Prof.onFree(0xD000);
+  Rig.Prof.onMalloc(0xF000, 96, 0, S);
+  ASSERT_TRUE(Rig.Prof.findBlock(0xF000, ReqB, SlopB));
+  EXPECT_EQ(SlopB, 0u);
+}
+
+TEST(ClientArena, IgnoredBlocksOccupyTheArena) {
+  // Massif allocates ignored blocks from Valgrind's allocator too.
+  ProfileRig Rig("--time-unit=B --ignore-fn=skip --heap-admin=0");
+  Rig.Sym.add(0x1000, "main");
+  Rig.Sym.add(0x2000, "skip");
+  StackId Main = Rig.stack({0x1000}), Skip = Rig.stack({0x2000, 0x1000});
+  Rig.Prof.startup();
+  Rig.Prof.onMalloc(0xA000, 112, 0, Skip);
+  Rig.Prof.onMalloc(0xB000, 16, 0, Main);
+  Rig.Prof.onFree(0xA000);
+  Rig.Prof.onMalloc(0xC000, 96, 0, Main); // in the ignored block's place
+  uint64_t ReqB, SlopB;
+  ASSERT_TRUE(Rig.Prof.findBlock(0xC000, ReqB, SlopB));
+  EXPECT_EQ(SlopB, 16u);
+  std::vector<std::string> Snaps = snapshotSummaries(Rig.write());
+  ASSERT_FALSE(Snaps.empty());
+  EXPECT_EQ(Snaps.back(), "128 112 16 0 empty"); // 16 + 96 useful, 16 slop
+}
+
+TEST(ClientArena, BlocksItDoesNotKnowLeaveItAlone) {
+  CountingAllocator Memory;
+  ClientArena Arena;
+  ASSERT_TRUE(Arena.init(Memory.get(), 16));
+  uint32_t A = Arena.allocate(100, 0);
+  uint32_t D = Arena.detached(7); // a block whose slop the engine gave
+  uint32_t B = Arena.allocate(100, 0);
+  EXPECT_EQ(Arena.payloadAddr(A), ClientArena::HeapBase + 48);
+  EXPECT_EQ(Arena.payloadAddr(B), Arena.payloadAddr(A) + 144);
+  EXPECT_EQ(Arena.detachedSlopB(D), 7u);
+  Arena.release(D);
+  Arena.release(A);
+  uint32_t C = Arena.allocate(100, 0);
+  EXPECT_EQ(Arena.payloadAddr(C), ClientArena::HeapBase + 48);
+
+  // And a free of an address the Profile never saw changes nothing.
+  ProfileRig Rig("--time-unit=B");
+  Rig.Sym.add(0x1000, "main");
+  StackId S = Rig.stack({0x1000});
+  Rig.Prof.startup();
+  Rig.Prof.onMalloc(0xA000, 112, 0, S);
+  Rig.Prof.onMalloc(0xB000, 16, 0, S);
+  Rig.Prof.onFree(0x5000);
+  Rig.Prof.onMalloc(0xC000, 96, 0, S);
+  uint64_t ReqB, SlopB;
+  ASSERT_TRUE(Rig.Prof.findBlock(0xC000, ReqB, SlopB));
+  EXPECT_EQ(SlopB, 0u);
+}
+
+TEST(ClientArena, DedicatedSuperblocksAndAlignment) {
+  CountingAllocator Memory;
+  ClientArena Arena;
+  ASSERT_TRUE(Arena.init(Memory.get(), 16));
+  uint32_t Big = Arena.allocate(10 << 20, 0);
+  EXPECT_EQ(Arena.usableB(Big), (10u << 20) + 4032);
+  EXPECT_EQ(Arena.numSuperblocks(), 1u);
+  Arena.release(Big); // unmapped at once
+  EXPECT_EQ(Arena.numSuperblocks(), 0u);
+  for (uint64_t Align : {8u, 32u, 48u, 64u, 4096u, 65536u}) {
+    uint32_t Id = Arena.allocate(100, Align);
+    uint64_t Want = Align < 16 ? 16 : Align == 48 ? 64 : Align;
+    EXPECT_EQ(Arena.payloadAddr(Id) % Want, 0u) << Align;
+    EXPECT_GE(Arena.usableB(Id), 112u) << Align;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Valgrind319, ArenaCase,
                          ::testing::Values("arena-reuse", "arena-lists",
                                            "arena-big", "arena-churn",
