@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Symbolize.h"
+#include "SymbolTable.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,18 @@ bool isThisFile(const char *File) {
   size_t N = strlen(File), W = strlen(Want);
   return N >= W && strcmp(File + N - W, Want) == 0 &&
          (N == W || File[N - W - 1] == '/') && File[0] != '/';
+}
+
+uint32_t OuterLine, InnerLine;
+
+__attribute__((always_inline)) inline uintptr_t innerHelper() {
+  InnerLine = __LINE__ + 1;
+  return returnAddress();
+}
+
+__attribute__((always_inline)) inline uintptr_t outerHelper() {
+  OuterLine = __LINE__ + 1;
+  return innerHelper();
 }
 
 uint32_t describe(uintptr_t Pc, FrameInfo *Out, uint32_t Max) {
@@ -83,6 +96,22 @@ TEST(SymbolizeTest, InlinedCallGivesOneFramePerLevel) {
   EXPECT_STREQ(One.Function, F[1].Function);
 }
 
+TEST(SymbolizeTest, NestedInlinedCallsGiveTheWholeChain) {
+  uint32_t Line = __LINE__ + 1;
+  uintptr_t Ret = outerHelper();
+  FrameInfo F[8];
+  uint32_t N = describe(Ret - 1, F, 8);
+  ASSERT_EQ(N, 3u);
+  EXPECT_STREQ(F[0].Function, "innerHelper");
+  EXPECT_EQ(F[0].Line, InnerLine);
+  EXPECT_STREQ(F[1].Function, "outerHelper");
+  EXPECT_EQ(F[1].Line, OuterLine);
+  EXPECT_STREQ(F[2].Function,
+               "(anonymous namespace)::SymbolizeTest_"
+               "NestedInlinedCallsGiveTheWholeChain_Test::TestBody()");
+  EXPECT_EQ(F[2].Line, Line);
+}
+
 TEST(SymbolizeTest, CachedAnswersAreStable) {
   uintptr_t Ret = returnAddress();
   FrameInfo A, B;
@@ -101,6 +130,44 @@ TEST(SymbolizeTest, LibraryFunctionsAreNamedByTheirPreferredSymbol) {
   EXPECT_STREQ(F[N - 1].Function, "strndup");
   ASSERT_NE(F[N - 1].Object, nullptr);
   EXPECT_NE(strstr(F[N - 1].Object, "libc.so"), nullptr);
+}
+
+} // namespace
+
+// An assembler label: no type, no size. Valgrind names no code by such a
+// symbol (ld.so's _dl_start_user prints as "???"), and neither do we.
+extern "C" char massifTestLabel[];
+asm(".text\n"
+    ".globl massifTestLabel\n"
+    "massifTestLabel:\n"
+    "  nop\n"
+    "  nop\n"
+    "  ret\n");
+
+namespace {
+
+TEST(SymbolizeTest, UntypedLabelsAreNotNames) {
+  FrameInfo F[2];
+  ASSERT_EQ(describe((uintptr_t)massifTestLabel + 1, F, 2), 1u);
+  EXPECT_EQ(F[0].Function, nullptr);
+  ASSERT_NE(F[0].Object, nullptr);
+  EXPECT_NE(strstr(F[0].Object, "native-unit-tests"), nullptr);
+}
+
+TEST(SymbolizeTest, AliasesArePreferredAsValgrindDoes) {
+  // Shorter without the version suffix first, then versioned, then
+  // alphabetical.
+  EXPECT_TRUE(preferName("strndup", "__strndup"));
+  EXPECT_FALSE(preferName("__strndup", "strndup"));
+  EXPECT_TRUE(preferName("__libc_start_main@@GLIBC_2.34",
+                         "__libc_start_main_impl"));
+  EXPECT_TRUE(preferName("__libc_start_main@@GLIBC_2.34",
+                         "__libc_start_main"));
+  EXPECT_TRUE(preferName("__libc_start_main@@GLIBC_2.34",
+                         "__libc_start_main@GLIBC_2.2.5"));
+  EXPECT_TRUE(preferName("_IO_file_xsputn@@GLIBC_2.2.5",
+                         "_IO_new_file_xsputn"));
+  EXPECT_TRUE(preferName("bcmp", "memcmp"));
 }
 
 TEST(SymbolizeTest, UnmappedAddressIsUnknown) {
