@@ -3,25 +3,40 @@
 with the same options, and requires the two ms_print reports to be equal.
 
     conform.py [--cxx] [--cflags=...] [--ms-print-args=...] [--args=...]
-               [--vg-only-args=...] SOURCE WORKDIR -- MASSIF OPTIONS...
+               [--out-file=PATTERN] [--files=N] [--env=VAR=VALUE]...
+               [--stderr=REGEX] SOURCE WORKDIR -- MASSIF OPTIONS...
 
 The native build is `mscc` (or `mscxx`); the Valgrind build is the same
 clang with -gdwarf-4 (Valgrind 3.19 cannot read all of DWARF 5), so only
-the profiler differs. Both programs are called ./prog and both write
-massif.out, so the preambles match too. Code addresses are masked, as are
-the two work directories. Exit status: 0 when identical, 1 with a unified
-diff otherwise; the programs' own exit statuses must match as well.
+the profiler differs. Both programs are called ./prog and run in sibling
+directories with the same --massif-out-file (massif.out unless --out-file
+says otherwise), so the preambles match too. Code addresses are masked, as
+are the two work directories.
+
+Each side must write exactly --files profile files (default 1; 0 for a run
+that must write none), found with the out-file pattern (%p, %n and %q{..}
+match anything). Several files (a fork) are paired in the order they were
+written, which the program fixes (e.g. the child exits before the parent).
+--stderr compares the lines of both stderrs that match REGEX, once the
+"==PID== " and "massif: " prefixes are gone (error texts). The programs'
+exit statuses (a signal counts as -N) and standard outputs must match.
+Core dumps are disabled for both runs.
+
+Exit status: 0 when everything matches, 1 with the differences otherwise.
 """
 import argparse
 import difflib
+import glob
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
 import sys
 
 ADDR = re.compile(r"0x[0-9A-F]+:")
+PREFIX = re.compile(r"^(==\d+== |massif: )")
 
 
 def tool(name):
@@ -31,19 +46,58 @@ def tool(name):
     return path
 
 
+def no_core():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 def run(cmd, cwd, env=None, check=True):
     p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, errors="replace")
+                       stderr=subprocess.PIPE, text=True, errors="replace",
+                       preexec_fn=no_core)
     if check and p.returncode != 0:
         sys.exit(f"conform.py: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
     return p
 
 
-def report(dirpath, ms_print_args, workdir):
-    p = run([tool("vg_ms_print")] + ms_print_args + ["massif.out"], dirpath)
+def file_glob(pattern):
+    """The out-file pattern as a glob: expansions match anything."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("%%", i):
+            out.append("%")
+            i += 2
+        elif pattern.startswith(("%p", "%n"), i):
+            out.append("*")
+            i += 2
+        elif pattern.startswith("%q{", i) and "}" in pattern[i:]:
+            out.append("*")
+            i = pattern.index("}", i) + 1
+        else:
+            out.append(glob.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+def profiles(dirpath, pattern):
+    found = [f for f in glob.glob(os.path.join(dirpath, file_glob(pattern)))
+             if os.path.isfile(f)]
+    return sorted(found, key=lambda f: (os.stat(f).st_mtime_ns, f))
+
+
+def report(path, ms_print_args, workdir):
+    p = run([tool("vg_ms_print")] + ms_print_args + [os.path.basename(path)],
+            os.path.dirname(path))
     text = ADDR.sub("0x........:", p.stdout)
+    # The file name holds the pid when the pattern has %p.
+    text = text.replace("ms_print arguments: " + " ".join(
+        ms_print_args + [os.path.basename(path)]), "ms_print arguments: <file>")
     return text.replace(os.path.join(workdir, "native"), "<dir>").replace(
         os.path.join(workdir, "vg"), "<dir>")
+
+
+def stderr_lines(text, regex):
+    lines = [PREFIX.sub("", l) for l in text.splitlines()]
+    return [l for l in lines if re.search(regex, l)]
 
 
 def main():
@@ -52,6 +106,10 @@ def main():
     ap.add_argument("--cflags", default="-O0")
     ap.add_argument("--args", default="", help="program arguments")
     ap.add_argument("--ms-print-args", default="")
+    ap.add_argument("--out-file", default="massif.out")
+    ap.add_argument("--files", type=int, default=1)
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--stderr", default=None)
     ap.add_argument("source")
     ap.add_argument("workdir")
     ap.add_argument("options", nargs="*")
@@ -69,9 +127,12 @@ def main():
     run([driver] + cflags + [src, "-o", "prog"], native)
     run([compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"], vg)
 
-    opts = a.options + ["--massif-out-file=massif.out"]
+    opts = a.options + ["--massif-out-file=" + a.out_file]
     prog_args = shlex.split(a.args)
     env = dict(os.environ)
+    for kv in a.env:
+        k, _, v = kv.partition("=")
+        env[k] = v
     env["MASSIF_OPTIONS"] = " ".join(o.replace("\\", "\\\\").replace(" ", "\\ ") for o in opts)
     n = run(["./prog"] + prog_args, native, env=env, check=False)
     env.pop("MASSIF_OPTIONS")
@@ -85,17 +146,40 @@ def main():
         ok = False
     if n.stdout != v.stdout:
         print("program output differs")
-        ok = False
-    msp = shlex.split(a.ms_print_args)
-    mine, ref = report(native, msp, work), report(vg, msp, work)
-    if mine != ref:
         sys.stdout.writelines(difflib.unified_diff(
-            ref.splitlines(True), mine.splitlines(True), "valgrind", "native"))
+            v.stdout.splitlines(True), n.stdout.splitlines(True), "valgrind", "native"))
         ok = False
-    else:
-        # Keep the agreed report for FileCheck lines in the test itself.
-        with open(os.path.join(work, "report.txt"), "w") as f:
-            f.write(mine)
+    if a.stderr is not None:
+        mine, ref = stderr_lines(n.stderr, a.stderr), stderr_lines(v.stderr, a.stderr)
+        if mine != ref:
+            print("stderr lines differ:")
+            sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(
+                ref, mine, "valgrind", "native", lineterm=""))
+            ok = False
+        if not ref:
+            print(f"no stderr line matches {a.stderr!r}")
+            ok = False
+
+    nf, vf = profiles(native, a.out_file), profiles(vg, a.out_file)
+    for side, files in (("native", nf), ("valgrind", vf)):
+        if len(files) != a.files:
+            print(f"{side} wrote {len(files)} profile file(s), expected {a.files}: "
+                  + " ".join(os.path.basename(f) for f in files))
+            ok = False
+    msp = shlex.split(a.ms_print_args)
+    for i, (mf, rf) in enumerate(zip(nf, vf)):
+        mine, ref = report(mf, msp, work), report(rf, msp, work)
+        if mine != ref:
+            print(f"profile {i + 1}: {os.path.basename(rf)} (valgrind) vs "
+                  f"{os.path.basename(mf)} (native)")
+            sys.stdout.writelines(difflib.unified_diff(
+                ref.splitlines(True), mine.splitlines(True), "valgrind", "native"))
+            ok = False
+        else:
+            # Keep the agreed report for FileCheck lines in the test itself.
+            name = "report.txt" if i == 0 else f"report{i + 1}.txt"
+            with open(os.path.join(work, name), "w") as f:
+                f.write(mine)
     return 0 if ok else 1
 
 
