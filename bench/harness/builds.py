@@ -269,10 +269,9 @@ def buildOne(ctx, prog, variant):
     return out, None
 
 
-def buildAll(ctx, names, variants, jobs=2):
-    """Builds every named program in every variant, `jobs` compilers at a
-    time. Returns {(program, variant): (path or None, reason or None)}."""
-    todo = [(n, v) for n in names for v in variants]
+def buildAll(ctx, todo, jobs=2):
+    """Builds each (program, variant) of `todo`, `jobs` compilers at a time.
+    Returns {(program, variant): (path or None, reason or None)}."""
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         futures = {ex.submit(buildOne, ctx, PROGRAMS[n], v): (n, v) for n, v in todo}

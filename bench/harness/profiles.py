@@ -41,6 +41,7 @@ def summarize(path):
         "peak_index": peak["index"] if peak else None,
         "peak_heap_B": peak.get("mem_heap_B") if peak else None,
         "peak_extra_B": peak.get("mem_heap_extra_B") if peak else None,
+        "last_time": snapshots[-1].get("time") if snapshots else None,
         "max_heap_B": max((s.get("mem_heap_B", 0) for s in snapshots), default=None),
         "series": [(s.get("time"), s.get("mem_heap_B"), s.get("mem_heap_extra_B"))
                    for s in snapshots],
@@ -76,7 +77,8 @@ def _profileRun(wrapper, binary, args, env, stdinPath, timeout, dest, produced):
     return summarize(dest)
 
 
-def compare(name, nativeBin, msccBin, args, stdinPath, outDir, timeout, log):
+def compare(name, nativeBin, msccBin, args, stdinPath, outDir, timeout, log,
+            msccWhy=None):
     """Profiles one workload both ways; returns a result dict."""
     os.makedirs(outDir, exist_ok=True)
     res = {"workload": name, "options": " ".join(OPTIONS)}
@@ -91,7 +93,7 @@ def compare(name, nativeBin, msccBin, args, stdinPath, outDir, timeout, log):
     except measure.RunFailed as e:
         res["massif_error"] = str(e)
     if msccBin is None:
-        res["mscc_error"] = "no mscc build"
+        res["mscc_error"] = msccWhy or "no mscc build"
     else:
         try:
             menv = dict(env, MASSIF_OPTIONS=" ".join(

@@ -173,18 +173,18 @@ def markdown(meta, workloads, configs, results, correctness):
         L.append("## Correctness: mscc profile vs Massif (%s)" % correctness[0]["options"])
         L.append("")
         L.append("| workload | profile | snapshots | peak snapshot | peak heap B | "
-                 "peak extra B | equal |")
-        L.append("|---|---|---:|---:|---:|---:|---|")
+                 "peak extra B | last time | equal |")
+        L.append("|---|---|---:|---:|---:|---:|---:|---|")
         for r in correctness:
             eq = {True: "yes", False: "**no**", None: "n/a"}[r["match"]]
             for tool in ("massif", "mscc"):
                 s = r.get(tool)
                 if s:
-                    L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
                         r["workload"], tool, s["snapshots"], s["peak_index"],
-                        s["peak_heap_B"], s["peak_extra_B"], eq))
+                        s["peak_heap_B"], s["peak_extra_B"], s.get("last_time"), eq))
                 else:
-                    L.append("| %s | %s | failed: %s | | | | %s |" % (
+                    L.append("| %s | %s | failed: %s | | | | | %s |" % (
                         r["workload"], tool, r.get(tool + "_error", "?"), eq))
         for r in correctness:
             d = r.get("first_difference")
@@ -192,6 +192,9 @@ def markdown(meta, workloads, configs, results, correctness):
                 L.append("")
                 L.append("%s: first differing snapshot %d: (time, heap B, extra B) Massif %s, "
                          "mscc %s." % (r["workload"], d["snapshot"], d["massif"], d["mscc"]))
+        L.append("")
+        L.append("Last time: the last snapshot's time, with --time-unit=B the bytes "
+                 "allocated and freed up to it.")
         L.append("")
         L.append("Profiles kept in bench/results/profiles/.")
     failures = [(w.name, c.name, results[w.name][c.name].error) for w in workloads
