@@ -253,8 +253,7 @@ bool writeProfileFile(WriteReason Why) {
   char Reason[512];
   NameContext C = {(uint64_t)getpid(), HaveStartCwd ? StartCwd : nullptr,
                    &FileSequence, getEnv};
-  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason,
-                      sizeof(Reason))) {
+  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason, sizeof(Reason))) {
     badOutFile(Pattern, Reason, Why);
     return false;
   }
@@ -309,19 +308,21 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
   if (T.InRuntime) {
     // This thread may hold the model lock, the arena lock or glibc's: a
     // write now could deadlock or read a half-updated model.
-    const char *Parts[] = {"massif: warning: ", Event,
-                           " while inside the allocator; no profile written"};
-    writeLine(2, Parts, 3);
+    if (OwnerPid == 0 || ownsRuntime()) {
+      const char *Parts[] = {"massif: warning: ", Event,
+                             " while inside the allocator; no profile written"};
+      writeLine(2, Parts, 3);
+    }
     return false;
   }
   T.InRuntime = true;
   bool Written = false;
   // exit() may be the first thing a process does; the other ends come from
   // a running program, which was set up long before.
-  bool Ready = Why == WriteReason::Exit
-                   ? ensureInitialised()
-                   : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) ==
-                         StateActive;
+  bool Ready =
+      Why == WriteReason::Exit
+          ? ensureInitialised()
+          : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
   if (Ready && ownsRuntime()) {
     uint64_t OldMask[16];
     blockFatalSignals(OldMask);

@@ -105,7 +105,19 @@ MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
   return &T;
 }
 
-MASSIF_ALWAYS_INLINE void endEvent(ThreadState &T) { T.InRuntime = false; }
+/// A fatal signal that arrived while its thread was inside the runtime,
+/// waiting for that thread to leave (Signals.cpp); 0 when none.
+extern int PendingSignal;
+
+/// Writes the profile and dies of PendingSignal (Signals.cpp).
+void deliverPendingSignal();
+
+MASSIF_ALWAYS_INLINE void endEvent(ThreadState &T) {
+  T.InRuntime = false;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); // a handler sees the store first
+  if (__builtin_expect(__atomic_load_n(&PendingSignal, __ATOMIC_RELAXED), 0))
+    deliverPendingSignal();
+}
 
 /// Records a new block of ReqB bytes at P (non-null) aligned to AlignB (0 for
 /// malloc's alignment), charged to the stack above EntryFrame.

@@ -8,7 +8,10 @@
 // the profile from it, restores SIG_DFL and lets the signal do what it would
 // have done: a fault returns and faults again at the same instruction, any
 // other signal is raised again. Exit status and core dumps are those of the
-// program without the runtime.
+// program without the runtime. A signal sent while its thread is inside the
+// runtime (which may hold the locks the write needs) waits until the thread
+// leaves it, unless it comes from the thread's own code (a fault, glibc's
+// abort inside malloc): then nothing is written.
 //
 // The program must never notice the handler: sigaction, signal and
 // bsd_signal are interposed so that asking for SIG_DFL keeps the runtime's
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace massif;
@@ -46,11 +50,10 @@ constexpr int MaxSignal = 65;
 
 /// Signals whose default action ends the process and which Valgrind then
 /// reports as fatal (its list in m_signals.c: "core" ones first).
-const int CoreSignals[] = {SIGQUIT, SIGILL, SIGABRT, SIGFPE,  SIGSEGV,
-                           SIGBUS,  SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
-const int TermSignals[] = {SIGHUP,  SIGINT,  SIGPIPE, SIGALRM,
-                           SIGTERM, SIGUSR1, SIGUSR2, SIGIO,
-                           SIGPWR,  SIGPROF, SIGVTALRM};
+const int CoreSignals[] = {SIGQUIT, SIGILL,  SIGABRT, SIGFPE,  SIGSEGV,
+                           SIGBUS,  SIGTRAP, SIGSYS,  SIGXCPU, SIGXFSZ};
+const int TermSignals[] = {SIGHUP,  SIGINT, SIGPIPE, SIGALRM, SIGTERM,  SIGUSR1,
+                           SIGUSR2, SIGIO,  SIGPWR,  SIGPROF, SIGVTALRM};
 
 /// Signals a fault raises at the faulting instruction: blocking them would
 /// make the kernel kill the process outright on a second fault.
@@ -141,21 +144,19 @@ void resetToDefault(int Sig) {
   Ours[Sig] = false;
 }
 
-void onFatalSignal(int Sig, siginfo_t *Info, void *) {
-  int SavedErrno = errno;
+/// Writes the profile and dies of Sig as the program would have: a fault
+/// the kernel raised (Info from the handler) returns to fault again at the
+/// same instruction, with the default action, so the core dump shows the
+/// program's own state; any other signal is raised again.
+void dieOf(int Sig, const siginfo_t *Info) {
   char Name[24] = "SIG";
   const char *Abbrev = sigabbrev_np(Sig);
   strncat(Name, Abbrev ? Abbrev : "?", sizeof(Name) - 4);
   writeProfile(WriteReason::Signal, Name);
   resetToDefault(Sig);
-  // A fault the kernel raised comes again from the same instruction once
-  // the handler returns, now with the default action: the core dump shows
-  // the program's own state, not this handler.
   if (isSynchronous(Sig) && Sig != SIGTRAP && Sig != SIGSYS && Info &&
-      Info->si_code > 0) {
-    errno = SavedErrno;
+      Info->si_code > 0)
     return;
-  }
   sigset_t Only;
   sigemptyset(&Only);
   sigaddset(&Only, Sig);
@@ -164,6 +165,51 @@ void onFatalSignal(int Sig, siginfo_t *Info, void *) {
     RealRaise(Sig);
   else
     syscall(SYS_tgkill, getpid(), gettid(), Sig);
+}
+
+/// A signal that does not come from the interrupted instruction stream
+/// itself (SIGABRT does: glibc's malloc aborts) can wait for its thread to
+/// leave the runtime.
+bool canWait(int Sig) { return !isSynchronous(Sig) && Sig != SIGABRT; }
+
+/// Sends Sig to the process again in 200 ms, in case no thread reaches the
+/// end of an event before (a guard outside events). Raw syscalls: nothing
+/// here may allocate.
+bool armFallback(int Sig) {
+  struct sigevent Ev;
+  memset(&Ev, 0, sizeof(Ev));
+  Ev.sigev_notify = SIGEV_SIGNAL;
+  Ev.sigev_signo = Sig;
+  int Id = 0;
+  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &Ev, &Id) != 0)
+    return false;
+  struct itimerspec When;
+  memset(&When, 0, sizeof(When));
+  When.it_value.tv_nsec = 200 * 1000 * 1000;
+  if (syscall(SYS_timer_settime, Id, 0, &When, nullptr) != 0) {
+    syscall(SYS_timer_delete, Id);
+    return false;
+  }
+  return true;
+}
+
+void onFatalSignal(int Sig, siginfo_t *Info, void *) {
+  int SavedErrno = errno;
+  // Inside the runtime this thread may hold the locks that writing needs.
+  // A signal that can wait is left pending until the thread ends its event
+  // (endEvent delivers it); the first one only, and with a fallback timer.
+  if (insideRuntime() && canWait(Sig) && ownsRuntime()) {
+    int Expected = 0;
+    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Sig, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      if (armFallback(Sig)) {
+        errno = SavedErrno;
+        return;
+      }
+      __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELEASE);
+    }
+  }
+  dieOf(Sig, Info);
   errno = SavedErrno;
 }
 
@@ -252,6 +298,14 @@ void native::installFatalSignalHandlers() {
     }
   }
   __atomic_store_n(&Installed, true, __ATOMIC_RELEASE);
+}
+
+int native::PendingSignal = 0;
+
+void native::deliverPendingSignal() {
+  int Sig = __atomic_exchange_n(&PendingSignal, 0, __ATOMIC_ACQ_REL);
+  if (Sig)
+    dieOf(Sig, nullptr);
 }
 
 void native::blockFatalSignals(void *Old) {
