@@ -256,14 +256,23 @@ def buildOne(ctx, prog, variant):
         state += _msccState(ctx.mscc)
     stamp = _stamp(state)
     stampFile = out + ".stamp"
+    failedFile = out + ".failed"
+    failed = "build failed (see %s)" % os.path.relpath(log, ROOT)
     if os.path.exists(out) and os.path.exists(stampFile) and \
             open(stampFile).read() == stamp:
         return out, None
-    for f in (out, stampFile, log):
+    # A failure is remembered under the same stamp: with nothing changed
+    # the compiler would fail again (and sqlite3.c takes a minute).
+    if os.path.exists(failedFile) and os.path.exists(log) and \
+            open(failedFile).read() == stamp:
+        return None, failed
+    for f in (out, stampFile, log, failedFile):
         if os.path.exists(f):
             os.remove(f)
     if not _run(cmd, log):
-        return None, "build failed (see %s)" % os.path.relpath(log, ROOT)
+        with open(failedFile, "w") as f:
+            f.write(stamp)
+        return None, failed
     with open(stampFile, "w") as f:
         f.write(stamp)
     return out, None
