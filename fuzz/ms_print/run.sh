@@ -10,7 +10,7 @@ set -euo pipefail
 seconds=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/msprint-fuzz.XXXXXX")}
+work=${2:-$(mktemp -d -t msprint-fuzz.XXXXXX)}
 cxx=${CXX:-clang++-19}
 mkdir -p "$work/obj" "$work/corpus" "$work/artifacts"
 

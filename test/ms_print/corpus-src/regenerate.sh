@@ -90,7 +90,9 @@ valgrind --tool=massif --time-unit=B '--massif-out-file=hash#desc.out' \
 cp 'hash#desc.out' "$out/hash-desc.out"
 count=$((count + 1))
 
-if grep -l -e /work/ -e /tmp/ "$out"/*.out; then
+# Nothing may name the scratch directory or the source tree.
+root=$(cd "$here/../../.." && pwd)
+if grep -l -F -e "$work" -e "$root" "$out"/*.out; then
   echo "regenerate.sh: the files above name a path of this machine" >&2
   exit 1
 fi
