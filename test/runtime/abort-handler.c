@@ -18,11 +18,11 @@ static int calls;
 static void onAbort(int sig) {
   (void)sig;
   ++calls;
-  keep[1] = malloc(64); // CHECK: n1: 64 {{.*}}: onAbort (abort-handler.c:[[@LINE]])
+  keep[1] = malloc(64); // CHECK: n1: 64 {{.*}}: onAbort ({{.*}}abort-handler.c:[[@LINE]])
 }
 // CHECK: raise
 // CHECK-NEXT: abort (Exits.cpp:
-// CHECK-NEXT: main (abort-handler.c:[[@LINE+8]])
+// CHECK-NEXT: main ({{.*}}abort-handler.c:[[@LINE+8]])
 
 int main(void) {
   signal(SIGABRT, onAbort);
