@@ -47,10 +47,8 @@ static size_t libcUsableSize(void *P) {
 }
 
 static StackId captureAndIntern(ThreadState &T, const void *EntryFrame) {
-  uint64_t Pcs[MaxCapturedFrames];
   UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi};
-  uint32_t N = captureStack(Start, Pcs, TheModel.CaptureMax);
-  return TheModel.Depot->intern(Pcs, N);
+  return captureStackId(Start, *TheModel.Depot, TheModel.CaptureMax);
 }
 
 static bool active() {

@@ -71,32 +71,60 @@ struct Regs {
   bool Exact; ///< Ip is an interrupted instruction, not a return address
 };
 
-/// The words a run of .eh_frame steps read, to check later that the stack
-/// still holds them.
-constexpr uint32_t MaxLoggedReads = 32;
+/// Stack words the walk read, to check later that the stack still holds
+/// them. The arrays belong to a memo.
 struct ReadLog {
-  uintptr_t Addr[MaxLoggedReads];
-  uintptr_t Value[MaxLoggedReads];
-  uint32_t Count;
+  uintptr_t *Addr;
+  uintptr_t *Value;
+  uint32_t Count, Cap;
   bool Overflow;
+
+  void add(uintptr_t A, uintptr_t V) {
+    if (Count == Cap) {
+      Overflow = true;
+      return;
+    }
+    Addr[Count] = A;
+    Value[Count++] = V;
+  }
 };
 
-/// Stack memory the walk may read: [Lo, Hi). Reads go to Log when set.
+/// Whether the stack still holds every word of a log.
+bool unchanged(const uintptr_t *Addr, const uintptr_t *Value, uint32_t Count,
+               uintptr_t Lo, uintptr_t Hi) {
+  bool Same = true;
+  // No early exit: the loads are independent, let them overlap.
+  for (uint32_t I = 0; I < Count; ++I) {
+    uintptr_t A = Addr[I];
+    Same &= A >= Lo && A <= Hi - sizeof(uintptr_t) &&
+            *(const uintptr_t *)A == Value[I];
+  }
+  return Same;
+}
+
+/// Whether the stack still holds every word of a log whose addresses are
+/// known to lie in the stack bounds (the same bounds as when recorded).
+bool sameWords(const uintptr_t *Addr, const uintptr_t *Value,
+               uint32_t Count) {
+  uintptr_t Diff = 0;
+  for (uint32_t I = 0; I < Count; ++I)
+    Diff |= *(const uintptr_t *)Addr[I] ^ Value[I];
+  return Diff == 0;
+}
+
+/// Stack memory the walk may read: [Lo, Hi). Reads go to the logs set.
 struct Bounds {
   uintptr_t Lo, Hi;
-  ReadLog *Log;
+  ReadLog *Log;     // of the current run of rule steps
+  ReadLog *TailLog; // of the whole capture, while it is recorded
   bool read(uintptr_t A, uintptr_t &V) const {
     if (A < Lo || A > Hi - sizeof(uintptr_t) || (A & 7) != 0)
       return false;
     V = *(const uintptr_t *)A;
-    if (Log) {
-      if (Log->Count == MaxLoggedReads) {
-        Log->Overflow = true;
-      } else {
-        Log->Addr[Log->Count] = A;
-        Log->Value[Log->Count++] = V;
-      }
-    }
+    if (Log)
+      Log->add(A, V);
+    if (TailLog)
+      TailLog->add(A, V);
     return true;
   }
 };
@@ -154,7 +182,7 @@ bool stepRule(const Regs &R, const Bounds &B, Regs &Out, uint64_t *Patch) {
 /// and clone; loops calling into a library repeat their runs too. Four
 /// sets of two, chosen by the starting address, so that a library's run and
 /// the run below main do not evict each other.
-constexpr uint32_t MaxMemoFrames = 16;
+constexpr uint32_t MaxMemoFrames = 16, MaxMemoReads = 32;
 constexpr uint32_t NumMemoSets = 4, NumMemoWays = 2;
 struct RunMemo {
   uintptr_t Ip, Sp, Bp;
@@ -166,7 +194,9 @@ struct RunMemo {
   uint64_t PatchPrev; // replaces the frame before the run, when non-zero
   uint64_t Pcs[MaxMemoFrames];
   Regs Out;
-  ReadLog Reads;
+  uint32_t NumReads;
+  uintptr_t ReadAddr[MaxMemoReads];
+  uintptr_t ReadValue[MaxMemoReads];
 };
 
 struct MemoSet {
@@ -185,14 +215,12 @@ bool replay(const RunMemo &M, Regs &R, const Bounds &B, uint64_t *Pcs,
             uint32_t &N, uint32_t Max) {
   if (!M.Valid || M.Ip != R.Ip || M.Sp != R.Sp || M.Bp != R.Bp ||
       M.Exact != R.Exact || N + M.NumFrames > Max ||
-      M.Generation != ruleGeneration())
+      M.Generation != ruleGeneration() ||
+      !unchanged(M.ReadAddr, M.ReadValue, M.NumReads, B.Lo, B.Hi))
     return false;
-  for (uint32_t I = 0; I < M.Reads.Count; ++I) {
-    uintptr_t A = M.Reads.Addr[I];
-    if (A < B.Lo || A > B.Hi - sizeof(uintptr_t) ||
-        *(const uintptr_t *)A != M.Reads.Value[I])
-      return false;
-  }
+  if (B.TailLog)
+    for (uint32_t I = 0; I < M.NumReads; ++I)
+      B.TailLog->add(M.ReadAddr[I], M.ReadValue[I]);
   if (M.PatchPrev)
     Pcs[N - 1] = M.PatchPrev;
   for (uint32_t I = 0; I < M.NumFrames; ++I)
@@ -213,10 +241,9 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
       return Way.Continues;
   RunMemo &M = Set.Ways[Set.Next];
   uint32_t Generation = ruleGeneration();
-  ReadLog Log;
-  Log.Count = 0;
-  Log.Overflow = false;
-  Bounds Logged = {B.Lo, B.Hi, &Log};
+  uintptr_t Addr[MaxMemoReads], Value[MaxMemoReads];
+  ReadLog Log = {Addr, Value, 0, MaxMemoReads, false};
+  Bounds Logged = {B.Lo, B.Hi, &Log, B.TailLog};
   Regs Start = R;
   uint32_t First = N;
   uint64_t Prev = Pcs[N - 1];
@@ -250,17 +277,46 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
     for (uint32_t I = 0; I < M.NumFrames; ++I)
       M.Pcs[I] = Pcs[First + I];
     M.Out = R;
-    M.Reads = Log;
+    M.NumReads = Log.Count;
+    for (uint32_t I = 0; I < Log.Count; ++I) {
+      M.ReadAddr[I] = Addr[I];
+      M.ReadValue[I] = Value[I];
+    }
     M.Valid = true;
     Set.Next = (Set.Next + 1) % NumMemoWays;
   }
   return Continues;
 }
 
-} // namespace
+/// The rest of a recent capture of this thread, from its first frame
+/// outward, with every stack word the walk read after it: when the next
+/// capture starts in the same state (the same call site, at the same stack
+/// position) and the stack still holds those words, the walk would read
+/// and find the same, so the recorded frames are copied instead. The check
+/// loads words whose addresses are known in advance, in parallel; the walk
+/// loads each frame pointer from the one before. A loop allocating at one
+/// site, or a function called from one, hits every time.
+constexpr uint32_t TailMaxFrames = 64, TailMaxReads = 160, NumTailSlots = 4;
+struct TailMemo {
+  uintptr_t Ip, Sp, Bp;
+  bool Valid;
+  uint32_t Generation;
+  uint32_t NumFrames, NumReads;
+  StackIdMemo Ids; // for captureStackId
+  uint64_t Pcs[TailMaxFrames];
+  uintptr_t ReadAddr[TailMaxReads];
+  uintptr_t ReadValue[TailMaxReads];
+};
 
-uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
-                              uint32_t Max) {
+__thread TailMemo TheTails[NumTailSlots]
+    __attribute__((tls_model("initial-exec")));
+
+/// captureStack, telling which tail memo it used (Hit) or recorded (not
+/// Hit); Used is null when neither.
+uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
+                 TailMemo *&Used, bool &Hit) {
+  Used = nullptr;
+  Hit = false;
   if (Max == 0)
     return 0;
   // Frame 0: the entry point's own frame (the runtime keeps frame pointers)
@@ -272,7 +328,7 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
   // alternate stack) say nothing about the frames above it.
   if (!onStack(Start, Start.EntryFrame))
     return 1;
-  Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr};
+  Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr, nullptr};
   uint32_t N = 1;
   if (Start.ResumeFrame) {
     // An entry point called a library function that called malloc: skip
@@ -286,28 +342,56 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
   if (__builtin_expect(
           __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0, 0))
     initModules();
+
+  // The rest of the stack as recorded from this state?
+  uint32_t First = N;
+  TailMemo &T =
+      TheTails[((R.Ip ^ (R.Sp << 7)) * 0x9E3779B97F4A7C15ull) >> 62];
+  if (T.Valid && T.Ip == R.Ip && T.Sp == R.Sp && T.Bp == R.Bp &&
+      N + T.NumFrames <= Max && T.Generation == ruleGeneration() &&
+      sameWords(T.ReadAddr, T.ReadValue, T.NumReads)) {
+    for (uint32_t I = 0; I < T.NumFrames; ++I)
+      Pcs[N++] = T.Pcs[I];
+    Used = &T;
+    Hit = true;
+    return N;
+  }
+  // Walk, recording what is read for the next capture from this state.
+  uintptr_t TailAddr[TailMaxReads], TailValue[TailMaxReads];
+  ReadLog Tail = {TailAddr, TailValue, 0, TailMaxReads, false};
+  B.TailLog = &Tail;
+  Regs Key = R;
+  uint32_t Generation = ruleGeneration();
+
   // The executable's code, tested first.
   uintptr_t ExeLo = FramePointerRanges[0].Lo;
   uintptr_t ExeSizeB = FramePointerRanges[0].SizeB;
-
   // The frame-pointer chain runs on locals (R's address goes to ruleRun,
   // and stores into Pcs would otherwise force it back to memory each frame).
   uintptr_t Ip = R.Ip, Sp = R.Sp, Bp = R.Bp;
   const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
   for (;;) {
+    bool Broken = false;
     while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
-      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax)
-        return N;
+      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax) {
+        Broken = true;
+        break;
+      }
+      uintptr_t Next = ((const uintptr_t *)Bp)[0];
       uintptr_t Ret = ((const uintptr_t *)Bp)[1];
-      if (Ret < 4096) // not a code address: the end of the chain
-        return N;
+      Tail.add(Bp, Next);
+      Tail.add(Bp + 8, Ret);
+      if (Ret < 4096) { // not a code address: the end of the chain
+        Broken = true;
+        break;
+      }
       Pcs[N++] = Ret - 1;
       Ip = Ret;
       Sp = Bp + 16;
-      Bp = ((const uintptr_t *)Bp)[0];
+      Bp = Next;
     }
-    if (N == Max)
-      return N;
+    if (Broken || N == Max)
+      break;
     // Uninstrumented code. A run of rules ends in instrumented code at a
     // return address (an interrupted instruction there may lie in a
     // prologue, before the frame pointer is set up, so the run goes on).
@@ -316,11 +400,50 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
     bool More = ruleRun(R, B, Pcs, Count, Max);
     N = Count;
     if (!More)
-      return N;
+      break;
     Ip = R.Ip;
     Sp = R.Sp;
     Bp = R.Bp;
   }
+  // A walk cut by Max says nothing of what lies beyond.
+  if (N < Max && !Tail.Overflow && N - First <= TailMaxFrames) {
+    T.Valid = false;
+    T.Ip = Key.Ip;
+    T.Sp = Key.Sp;
+    T.Bp = Key.Bp;
+    T.Generation = Generation;
+    T.NumFrames = N - First;
+    for (uint32_t I = 0; I < T.NumFrames; ++I)
+      T.Pcs[I] = Pcs[First + I];
+    T.NumReads = Tail.Count;
+    for (uint32_t I = 0; I < Tail.Count; ++I) {
+      T.ReadAddr[I] = TailAddr[I];
+      T.ReadValue[I] = TailValue[I];
+    }
+    T.Ids.Id = 0;
+    T.Valid = true;
+    Used = &T;
+  }
+  return N;
+}
+
+} // namespace
+
+uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
+                              uint32_t Max) {
+  TailMemo *Used;
+  bool Hit;
+  return capture(Start, Pcs, Max, Used, Hit);
+}
+
+uint32_t native::captureStackMemo(const UnwindStart &Start, uint64_t *Pcs,
+                                  uint32_t Max, StackIdMemo *&Memo,
+                                  bool &Replayed, uint32_t &NumHead) {
+  TailMemo *T;
+  uint32_t N = capture(Start, Pcs, Max, T, Replayed);
+  Memo = T ? &T->Ids : nullptr;
+  NumHead = T ? N - T->NumFrames : 0;
+  return N;
 }
 
 void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
