@@ -184,6 +184,34 @@ TEST(UnwindTest, EntryFrameOffTheThreadStackTrustsOnlyTheFirstFrame) {
   EXPECT_EQ(Out[1], codeAddress(2) - 1);
 }
 
+TEST(UnwindTest, ACaptureRepeatedFromTheSameStateSeesStackChanges) {
+  // The second capture from the same state is replayed from the first; a
+  // word of the chain changed in between must show, not the memo.
+  FakeStack S;
+  S.Words[0] = S.at(1);
+  S.Words[1] = codeAddress(1);
+  S.Words[2] = S.at(2);
+  S.Words[3] = codeAddress(2);
+  S.Words[4] = 0;
+  S.Words[5] = codeAddress(3);
+  UnwindStart Start = {(const void *)S.at(0), nullptr, S.at(0), S.hi()};
+  uint64_t Out[8];
+  ASSERT_EQ(captureStack(Start, Out, 8), 3u);
+  ASSERT_EQ(captureStack(Start, Out, 8), 3u);
+  EXPECT_EQ(Out[2], codeAddress(3) - 1);
+  S.Words[5] = codeAddress(4); // a return address
+  ASSERT_EQ(captureStack(Start, Out, 8), 3u);
+  EXPECT_EQ(Out[2], codeAddress(4) - 1);
+  S.Words[2] = S.at(3); // a saved frame pointer
+  S.Words[6] = 0;
+  S.Words[7] = codeAddress(5);
+  ASSERT_EQ(captureStack(Start, Out, 8), 3u);
+  EXPECT_EQ(Out[2], codeAddress(5) - 1);
+  // A capture cut by Max is not replayed for a larger Max.
+  ASSERT_EQ(captureStack(Start, Out, 2), 2u);
+  EXPECT_EQ(captureStack(Start, Out, 8), 3u);
+}
+
 TEST(UnwindTest, GarbageFramePointersEndTheCapture) {
   FakeStack S;
   S.Words[0] = S.at(1);
