@@ -296,7 +296,7 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// loads words whose addresses are known in advance, in parallel; the walk
 /// loads each frame pointer from the one before. A loop allocating at one
 /// site, or a function called from one, hits every time.
-constexpr uint32_t TailMaxFrames = 64, TailMaxReads = 160, NumTailSlots = 4;
+constexpr uint32_t TailMaxFrames = 64, TailMaxReads = 128, NumTailSlots = 4;
 struct TailMemo {
   uintptr_t Ip, Sp, Bp;
   bool Valid;
