@@ -11,7 +11,9 @@
 // libstdc++, ld.so, a library built without frame pointers) the .eh_frame
 // rule of the return address (FrameRules.h), one cached lookup per frame.
 // Every word read is first checked to lie in the current thread's stack, so
-// a wrong rule or a stale register ends the walk instead of faulting.
+// a wrong rule or a stale register ends the walk instead of faulting. Per
+// thread memos replay what a capture from the same state found before,
+// once the stack words it read are seen unchanged (Unwind.cpp).
 //
 //===----------------------------------------------------------------------===//
 
