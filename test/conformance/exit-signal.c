@@ -1,7 +1,8 @@
 // Death by a signal whose default action ends the process: the profile is
 // written and the process dies of the same signal (the exit statuses are
-// compared). A fault (SIGSEGV, SIGFPE), signals raised or sent with kill,
-// and SIGKILL sent to itself, which Valgrind also intercepts.
+// compared). Faults (SIGSEGV, SIGFPE, SIGILL), signals raised or sent
+// with kill, a timer's SIGALRM, and SIGKILL sent to itself, which Valgrind
+// also intercepts.
 // RUN: %conform --args=segv %s %t.segv -- --time-unit=B --detailed-freq=1
 // RUN: %conform --args=fpe %s %t.fpe -- --time-unit=B --detailed-freq=1
 // RUN: %conform --args=term %s %t.term -- --time-unit=B --detailed-freq=1
@@ -12,9 +13,12 @@
 // RUN: %conform --args=bus %s %t.bus -- --time-unit=B --detailed-freq=1
 // RUN: %conform --args=usr1 %s %t.usr1 -- --time-unit=B --detailed-freq=1
 // RUN: %conform --args=kill %s %t.kill -- --time-unit=B --detailed-freq=1
+// RUN: %conform --args=ill %s %t.ill -- --time-unit=B --detailed-freq=1
+// RUN: %conform --args=alrm %s %t.alrm -- --time-unit=B --detailed-freq=1
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static void *keep[8];
@@ -50,5 +54,13 @@ int main(int argc, char **argv) {
     raise(SIGUSR1);
   if (!strcmp(how, "kill"))
     kill(getpid(), SIGKILL);
+  if (!strcmp(how, "ill"))
+    __builtin_trap();
+  if (!strcmp(how, "alrm")) {
+    struct itimerval when = {{0, 0}, {0, 10 * 1000}};
+    setitimer(ITIMER_REAL, &when, NULL);
+    for (;;)
+      pause();
+  }
   return 1;
 }
