@@ -172,14 +172,13 @@ MASSIF_EXPORT int execveat(int DirFd, const char *Path, char *const Argv[],
   return (int)syscall(SYS_execveat, DirFd, Path, Argv, Envp, Flags);
 }
 
-// The execl forms gather their arguments as glibc does and go through the
-// vector forms above (one write each).
+// The execl forms gather their arguments as glibc does, on the stack, and
+// go through the vector forms above (one write each).
 MASSIF_EXPORT int execl(const char *Path, const char *Arg0, ...) {
   va_list Ap;
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);
   va_end(Ap);
-  // On the stack, as glibc does: exec must not allocate.
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
   Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
@@ -194,7 +193,6 @@ MASSIF_EXPORT int execlp(const char *File, const char *Arg0, ...) {
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);
   va_end(Ap);
-  // On the stack, as glibc does: exec must not allocate.
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
   Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
@@ -209,7 +207,6 @@ MASSIF_EXPORT int execle(const char *Path, const char *Arg0, ...) {
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);
   va_end(Ap);
-  // On the stack, as glibc does: exec must not allocate.
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
   Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
