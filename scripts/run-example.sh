@@ -8,7 +8,9 @@ bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Compile from the example's own directory so the profile names example.c
+# itself, as Massif would for the same command.
+(cd "$root/examples" && "$build/bin/mscc" -O0 example.c -o "$work/example")
 cd "$work"
-"$build/bin/mscc" -O0 "$root/examples/example.c" -o example
 "$build/bin/msrun" --time-unit=B --massif-out-file=massif.out ./example
 "$build/bin/ms_print" massif.out
