@@ -6,17 +6,31 @@
 // has executed. No hardware counters are available, so the code counts for
 // itself. Each basic block adds its instruction count to a thread-local
 // counter that the runtime defines and sums over threads
-// (MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL in massif/abi.h):
+// (MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL in massif/abi.h), with no atomics:
+// the counter belongs to the thread.
 //
-//     bb:                                       ; 7 instructions
+// Optimised code counts in a local that promotion turns into a register:
+// each block adds its count to it, and the local goes to the thread's
+// counter only where the runtime may read it -- before a call that may
+// reach the runtime, and before the function ends:
+//
+//     loop:                                     ; 6 instructions, no call
+//       %acc = phi i64 [ %in, %entry ], [ %acc2, %loop ]
+//       %acc2 = add i64 %acc, 6
+//       ...
+//     done:                                     ; before the return
 //       %c = call ptr @llvm.threadlocal.address.p0(ptr @__massif_thread_instructions)
 //       %n = load i64, ptr %c, !nosanitize
-//       %m = add i64 %n, 7
+//       %m = add i64 %n, %acc2
 //       store i64 %m, ptr %c, !nosanitize
-//       ...the block's own 7 instructions...
 //
-// This is one add per block, with no atomics: the counter belongs to the
-// thread. Codegen folds it to `addq $7, %fs:...`.
+// A loop without calls thus costs a register add per block, not a
+// read-modify-write of memory (whose store-to-load latency would chain
+// every block to the one before). -O0 (optnone) code keeps the direct
+// form, one `addq $N, %fs:...` per block: its register allocator would
+// give the local a stack slot and grow the frames stack probes measure.
+// Time is unchanged by promotion: every count reaches the thread's counter
+// before anything can read it.
 //
 // What counts as an instruction: every IR instruction of the block as the
 // optimiser left it, except those that generate no code (PHIs, debug and
@@ -33,7 +47,7 @@
 // not show: the entry block counts 2 more, each returning block 1 more.
 //
 // A counted module defines the marker MASSIF_ABI_COUNTERS_LINKED_SYMBOL
-// (Markers.cpp), which tells the runtime that the instruction clock is
+// (RuntimeSymbols.cpp), which tells the runtime that the instruction clock is
 // real, and tells this pass that the module has its counters already.
 //
 // mscc turns the counters on (-mllvm -massif-count-instructions; with
@@ -55,10 +69,13 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -141,39 +158,182 @@ DenseMap<BasicBlock *, BasicBlock *> findChainHeads(Function &F) {
 }
 
 /// Where a chain head's increment goes: after PHIs and EH pads, and in the
-/// entry block after the static allocas.
+/// entry block where all entry code goes (entryCodePoint).
 BasicBlock::iterator insertionPoint(BasicBlock &BB) {
-  BasicBlock::iterator IP = BB.getFirstInsertionPt();
   if (BB.isEntryBlock())
-    while (IP != BB.end() && isa<AllocaInst>(*IP))
-      ++IP;
-  return IP;
+    return massif::entryCodePoint(*BB.getParent())->getIterator();
+  return BB.getFirstInsertionPt();
 }
 
 /// abi.h declares the counter unsigned long long.
 const Align CounterAlign(8);
 
-/// The runtime's counter, declared initial-exec so each access is a fixed
-/// offset from the thread pointer. Null if \p M already has the name for
-/// something else.
+/// The runtime's counter (see getOrDeclareRuntimeTLS for the TLS model),
+/// or null if \p M already has the name for something else.
 GlobalVariable *getOrDeclareCounter(Module &M) {
-  Type *I64 = Type::getInt64Ty(M.getContext());
-  GlobalVariable *Counter =
-      M.getGlobalVariable(MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL, true);
-  if (!Counter) {
-    Counter = new GlobalVariable(M, I64, /*isConstant=*/false,
-                                 GlobalValue::ExternalLinkage, nullptr,
-                                 MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL, nullptr,
-                                 GlobalValue::InitialExecTLSModel);
-    Counter->setAlignment(CounterAlign);
-    return Counter;
-  }
-  if (Counter->getValueType() != I64 || !Counter->isThreadLocal())
-    return nullptr;
-  if (Counter->getThreadLocalMode() != GlobalValue::LocalExecTLSModel)
-    Counter->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
-  return Counter;
+  return massif::getOrDeclareRuntimeTLS(
+      M, MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL,
+      Type::getInt64Ty(M.getContext()), CounterAlign);
 }
+
+} // namespace
+
+namespace {
+
+/// Whether a call may reach the runtime, which reads the counter: any call
+/// but an intrinsic or inline assembly.
+bool mayReadCounter(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  return Call && !isa<IntrinsicInst>(Call) && !Call->isInlineAsm();
+}
+
+/// The instructions before which the promoted local is flushed.
+using FlushPlan = SmallVector<Instruction *, 16>;
+
+/// The first instruction of \p BB before which the local must be flushed
+/// (a call that may reach the runtime, or a terminator that leaves the
+/// function), or null.
+Instruction *firstFlushPoint(BasicBlock &BB) {
+  for (Instruction &I : BB)
+    if (mayReadCounter(I) || isa<ReturnInst>(I) || isa<ResumeInst>(I) ||
+        isa<UnreachableInst>(I))
+      return &I;
+  return nullptr;
+}
+
+/// Adds the increments of one function.
+class FunctionCounter {
+public:
+  FunctionCounter(Function &F, GlobalVariable *Counter)
+      : F(F), Counter(Counter), I64(Type::getInt64Ty(F.getContext())) {
+    LLVMContext &Ctx = F.getContext();
+    NoSanitize = MDNode::get(Ctx, {});
+    NoSanitizeKind = Ctx.getMDKindID("nosanitize");
+  }
+
+  /// Each block of \p Increments adds its count to the thread's counter
+  /// directly: one read-modify-write of the thread-local per block.
+  void addDirect(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
+    for (auto [BB, Count] : Increments) {
+      BasicBlock::iterator IP = insertionPoint(*BB);
+      if (IP == BB->end()) // A catchswitch block has no room for code.
+        continue;
+      IRBuilder<> B(&*IP);
+      addToCounter(B, B.getInt64(Count));
+    }
+  }
+
+  /// Where to flush. Per block, whether the local is known to be zero at
+  /// its end: a block that flushes ends at zero; one that neither flushes
+  /// nor adds ends as it began. A block flushes at its first flush point
+  /// unless the local is known zero there. Where paths merge with a zero
+  /// local on one side and maybe not on another (other than a loop's back
+  /// edge), the non-zero side flushes at its end: the merged value is then
+  /// the constant 0, which would otherwise be a register kept alive across
+  /// the calls of the zero side (a callee-saved register, pushed in the
+  /// prologue, making the frame bigger).
+  FlushPlan planFlushes(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
+    DominatorTree DT(F);
+    SmallPtrSet<BasicBlock *, 16> Adds, EndFlush;
+    DenseMap<BasicBlock *, Instruction *> FlushAt;
+    for (auto [BB, Count] : Increments)
+      Adds.insert(BB);
+    for (BasicBlock &BB : F)
+      FlushAt[&BB] = firstFlushPoint(BB);
+    DenseMap<BasicBlock *, bool> ZeroAtEnd, ZeroAtStart;
+    auto zeroAtStart = [&](BasicBlock &BB) {
+      if (BB.isEntryBlock())
+        return true;
+      for (BasicBlock *Pred : predecessors(&BB))
+        if (!ZeroAtEnd.lookup(Pred))
+          return false;
+      return true;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      // Optimistic start (every block ends at zero), refined downwards.
+      for (BasicBlock &BB : F)
+        ZeroAtEnd[&BB] = true;
+      for (bool Moved = true; Moved;) {
+        Moved = false;
+        for (BasicBlock &BB : F) {
+          bool Zero = FlushAt[&BB] || EndFlush.count(&BB) ||
+                      (!Adds.count(&BB) && zeroAtStart(BB));
+          if (Zero != ZeroAtEnd[&BB]) {
+            ZeroAtEnd[&BB] = Zero;
+            Moved = true;
+          }
+        }
+      }
+      for (BasicBlock &BB : F) {
+        bool AnyZero = false;
+        for (BasicBlock *Pred : predecessors(&BB))
+          AnyZero |= ZeroAtEnd[Pred];
+        if (!AnyZero)
+          continue;
+        for (BasicBlock *Pred : predecessors(&BB))
+          if (!ZeroAtEnd[Pred] && !DT.dominates(&BB, Pred) &&
+              EndFlush.insert(Pred).second)
+            Changed = true;
+      }
+    }
+    FlushPlan Plan;
+    for (BasicBlock &BB : F) {
+      if (Instruction *I = FlushAt[&BB]) {
+        if (Adds.count(&BB) || !zeroAtStart(BB))
+          Plan.push_back(I);
+      } else if (EndFlush.count(&BB)) {
+        Plan.push_back(BB.getTerminator());
+      }
+    }
+    return Plan;
+  }
+
+  /// The blocks add their counts to a local (a register, after
+  /// promotion), which is added to the thread's counter only where the
+  /// runtime may read it: before the first call of a block that may reach
+  /// the runtime, and before the function ends. A loop without such calls
+  /// thus costs one register add per block.
+  void addPromoted(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
+    FlushPlan Plan = planFlushes(Increments);
+    DominatorTree DT(F);
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> B(&*Entry.getFirstInsertionPt());
+    AllocaInst *Local = B.CreateAlloca(I64, nullptr, "massif.count");
+    B.CreateStore(B.getInt64(0), Local);
+    for (auto [BB, Count] : Increments) {
+      BasicBlock::iterator IP = insertionPoint(*BB);
+      if (IP == BB->end())
+        continue;
+      B.SetInsertPoint(&*IP);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Local), B.getInt64(Count)),
+                    Local);
+    }
+    for (Instruction *I : Plan) {
+      B.SetInsertPoint(I);
+      addToCounter(B, B.CreateLoad(I64, Local));
+      B.CreateStore(B.getInt64(0), Local);
+    }
+    DT.recalculate(F);
+    PromoteMemToReg({Local}, DT);
+  }
+
+private:
+  void addToCounter(IRBuilder<> &B, Value *N) {
+    Value *Addr = massif::compat::threadLocalAddress(B, Counter);
+    LoadInst *Old = B.CreateAlignedLoad(I64, Addr, CounterAlign);
+    StoreInst *New =
+        B.CreateAlignedStore(B.CreateAdd(Old, N), Addr, CounterAlign);
+    Old->setMetadata(NoSanitizeKind, NoSanitize);
+    New->setMetadata(NoSanitizeKind, NoSanitize);
+  }
+
+  Function &F;
+  GlobalVariable *Counter;
+  Type *I64;
+  MDNode *NoSanitize;
+  unsigned NoSanitizeKind;
+};
 
 } // namespace
 
@@ -182,7 +342,8 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
   if (M.getNamedValue(MASSIF_ABI_COUNTERS_LINKED_SYMBOL))
     return false;
   // Collect first: the counts must not include the counters' own code.
-  SmallVector<std::pair<BasicBlock *, uint64_t>, 64> Increments;
+  using IncrementList = SmallVector<std::pair<BasicBlock *, uint64_t>, 16>;
+  SmallVector<std::pair<Function *, IncrementList>, 32> Work;
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         !Filter.allows(F))
@@ -192,39 +353,33 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
     for (BasicBlock &BB : F)
       Totals[HeadOf[&BB]] += countInstructions(BB);
     // In function order, so the output is deterministic.
+    IncrementList Increments;
     for (BasicBlock &BB : F) {
       auto It = Totals.find(&BB);
       if (It != Totals.end() && It->second != 0)
         Increments.push_back({&BB, It->second});
     }
+    if (!Increments.empty())
+      Work.push_back({&F, std::move(Increments)});
   }
-  if (Increments.empty())
+  if (Work.empty())
     return false;
 
   GlobalVariable *Counter = getOrDeclareCounter(M);
   if (!Counter)
     return false;
-  LLVMContext &Ctx = M.getContext();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  MDNode *NoSanitize = MDNode::get(Ctx, {});
-  unsigned NoSanitizeKind = Ctx.getMDKindID("nosanitize");
-  bool Changed = false;
-  for (auto [BB, Count] : Increments) {
-    BasicBlock::iterator IP = insertionPoint(*BB);
-    if (IP == BB->end()) // A catchswitch block has no room for code.
-      continue;
-    IRBuilder<> B(&*IP);
-    Value *Addr = compat::threadLocalAddress(B, Counter);
-    LoadInst *Old = B.CreateAlignedLoad(I64, Addr, CounterAlign);
-    StoreInst *New = B.CreateAlignedStore(
-        B.CreateAdd(Old, B.getInt64(Count)), Addr, CounterAlign);
-    Old->setMetadata(NoSanitizeKind, NoSanitize);
-    New->setMetadata(NoSanitizeKind, NoSanitize);
-    Changed = true;
+  for (auto &[F, Increments] : Work) {
+    FunctionCounter FC(*F, Counter);
+    // -O0 code keeps one update per block: its register allocator would
+    // give the promoted local a stack slot, growing frames that stack
+    // probes measure, and -O0 code is not about speed.
+    if (F->hasOptNone())
+      FC.addDirect(Increments);
+    else
+      FC.addPromoted(Increments);
   }
-  if (Changed)
-    defineLinkedMarker(M, MASSIF_ABI_COUNTERS_LINKED_SYMBOL);
-  return Changed;
+  defineLinkedMarker(M, MASSIF_ABI_COUNTERS_LINKED_SYMBOL);
+  return true;
 }
 
 PreservedAnalyses massif::InstructionCountersPass::run(Module &M,

@@ -17,10 +17,14 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/Alignment.h"
 
 namespace llvm {
 class Function;
+class GlobalVariable;
+class Instruction;
 class Module;
+class Type;
 } // namespace llvm
 
 namespace massif {
@@ -68,7 +72,31 @@ bool addInstructionCounters(llvm::Module &M, const FunctionFilter &Filter);
 /// Whether -massif-count-instructions asks MassifPass for counters.
 bool instructionCountersRequested();
 
-/// Defines the link-once marker \p Name (see Markers.cpp), through which
+/// Makes every function of \p M that \p Filter allows report the stack
+/// pointer to the runtime after its prologue and before each return, when
+/// the running thread's probe flag is set (x86-64 only). Returns whether
+/// \p M changed.
+bool addStackProbes(llvm::Module &M, const FunctionFilter &Filter);
+
+/// Whether -massif-stack-probes asks MassifPass for stack probes.
+bool stackProbesRequested();
+
+/// Where code that must run once at function entry goes in \p F: after the
+/// entry block's static allocas (splitting the block there keeps them
+/// static) and after the -O0 stores of the arguments into their slots (so
+/// at -O0 no value lives across a split made there).
+llvm::Instruction *entryCodePoint(llvm::Function &F);
+
+/// The runtime's thread-local \p Name of type \p Ty, declared (or an
+/// existing declaration made) local-exec for code bound for an executable
+/// and initial-exec for -fPIC code; null if \p M has the name for something
+/// else. See RuntimeSymbols.cpp.
+llvm::GlobalVariable *getOrDeclareRuntimeTLS(llvm::Module &M,
+                                             llvm::StringRef Name,
+                                             llvm::Type *Ty,
+                                             llvm::Align Alignment);
+
+/// Defines the link-once marker \p Name (see RuntimeSymbols.cpp), through which
 /// the runtime learns that code built with some feature is linked. Returns
 /// false if \p M already has something by that name.
 bool defineLinkedMarker(llvm::Module &M, llvm::StringRef Name);
@@ -97,8 +125,15 @@ struct InstructionCountersPass : llvm::PassInfoMixin<InstructionCountersPass> {
   static bool isRequired() { return true; }
 };
 
-/// "massif": every pass above (counters only if requested), after checking once that the module is not
-/// the runtime. This is what -fpass-plugin runs.
+/// "massif-stack-probes": addStackProbes, whatever the option says.
+struct StackProbesPass : llvm::PassInfoMixin<StackProbesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif": every pass above (counters and probes only if requested),
+/// after checking once that the module is not the runtime. This is what
+/// -fpass-plugin runs.
 struct MassifPass : llvm::PassInfoMixin<MassifPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

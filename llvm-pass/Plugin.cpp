@@ -10,7 +10,7 @@
 //    the like have already happened), so the profile is that build's.
 //  - for `opt -load-pass-plugin=massif.so -passes=...` (tests, debugging):
 //    each pass by name: massif, massif-alloc, massif-frame-pointers,
-//    massif-version, massif-counters.
+//    massif-version, massif-counters, massif-stack-probes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +30,11 @@ PreservedAnalyses massif::MassifPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   FunctionFilter Filter = FunctionFilter::fromCommandLine();
   bool Changed = rewriteAllocCalls(M, Filter);
+  // Counters before probes, so the probes' code is not counted.
   if (instructionCountersRequested())
     Changed |= addInstructionCounters(M, Filter);
+  if (stackProbesRequested())
+    Changed |= addStackProbes(M, Filter);
   Changed |= forceFramePointers(M);
   Changed |= addVersionReference(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -49,6 +52,8 @@ static bool parseMassifPipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(massif::VersionCheckPass());
   else if (Name == "massif-counters")
     MPM.addPass(massif::InstructionCountersPass());
+  else if (Name == "massif-stack-probes")
+    MPM.addPass(massif::StackProbesPass());
   else
     return false;
   return true;

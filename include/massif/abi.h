@@ -36,8 +36,9 @@
  * (-mllvm -massif-stack-probes), each instrumented function, after its
  * prologue and before each return, tests the thread-local flag
  * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL and, only when it is set, reports the
- * stack pointer to __massif_stack_pointer: at entry the stack pointer below
- * the new frame, at a return the one the caller will have. The runtime sets
+ * stack pointer to __massif_stack_pointer (-O0 code calls it without the
+ * test): at entry the stack pointer below the new frame, at a return the
+ * one the caller will have. The runtime sets
  * the flag in each thread when --stacks=yes is given. Probed modules define
  * the marker MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
  *
@@ -118,7 +119,13 @@ extern __thread unsigned char __massif_stack_probes_on;
 #define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
 
 /* The running thread's stack pointer is now StackPointer (a probe saw it).
- * Called only while __massif_stack_probes_on is set. */
+ * Optimised code calls it only while __massif_stack_probes_on is set; -O0
+ * code calls it always, and it does nothing while the flag is clear. It
+ * preserves every register (preserve_all), so a probe costs its caller no
+ * spill. */
+#if defined(__clang__) && defined(__x86_64__)
+__attribute__((preserve_all))
+#endif
 void __massif_stack_pointer(void *StackPointer);
 
 /* A Valgrind client request: Args is valgrind.h's request block (request

@@ -3,8 +3,9 @@
 // Part of massif-native, under the MIT licence.
 //
 // pthread_create is interposed so that each new thread registers its
-// instruction counter (and, with --stacks=yes, its stack) before the
-// program's start routine runs, including threads that never allocate.
+// instruction counter and, with --stacks=yes, turns its stack probes on
+// before the program's start routine runs, even if the thread never
+// allocates.
 // The wrapper's start routine calls the program's with a guaranteed tail
 // call, so no runtime frame stays on the thread's stack: stacks captured in
 // the thread read routine <- start_thread <- clone, as under Valgrind.
@@ -51,6 +52,9 @@ void *startThread(void *P) {
   void *Arg = ((StartArgs *)P)->Arg;
   arenaDeallocate(P, sizeof(StartArgs));
   registerThreadCounter();
+  // The stack pointer before the call that entered this function: the
+  // program's routine, tail-called, starts its frame there.
+  startThreadStack((uintptr_t)__builtin_frame_address(0) + 16);
   [[clang::musttail]] return Fn(Arg);
 }
 

@@ -24,6 +24,10 @@ void registerThreadCounter();
 /// Whether any linked code counts instructions (defines the pass's marker).
 bool instructionCountersLinked();
 
+/// With --stacks=yes, turns the stack probes on in the calling thread,
+/// whose stack is empty at \p TopSP. StackProbes.cpp.
+void startThreadStack(uintptr_t TopSP);
+
 } // namespace native
 } // namespace massif
 

@@ -3,7 +3,9 @@
 ; lifetime markers) and the counter's own instructions are not counted. The
 ; frame pointer's set-up adds 2 to the entry block and its tear-down 1 to
 ; each returning block. A counted module defines the link-once marker the
-; runtime looks for.
+; runtime looks for. These functions are optnone (-O0), where each block
+; updates the thread's counter itself; counters-promoted.ll tests the
+; promoted form of optimised code, which adds the same counts.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
 
@@ -11,7 +13,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: $__massif_counters_linked = comdat any
-; CHECK: @__massif_thread_instructions = external thread_local(initialexec) global i64, align 8
+; CHECK: @__massif_thread_instructions = external thread_local(localexec) global i64, align 8
 ; CHECK: @__massif_counters_linked = linkonce_odr constant i8 1, comdat
 ; CHECK: @llvm.used = appending global [1 x ptr] [ptr @__massif_counters_linked], section "llvm.metadata"
 
@@ -20,7 +22,7 @@ declare void @llvm.lifetime.start.p0(i64, ptr)
 declare void @llvm.lifetime.end.p0(i64, ptr)
 declare void @llvm.dbg.value(metadata, metadata, metadata)
 
-define i32 @straight(i32 %a, i32 %b) {
+define i32 @straight(i32 %a, i32 %b) #0 {
 ; CHECK-LABEL: define i32 @straight(
 ; CHECK-NEXT:    [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
 ; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]], align 8, !nosanitize
@@ -34,7 +36,7 @@ define i32 @straight(i32 %a, i32 %b) {
   ret i32 %y
 }
 
-define i32 @diamond(i1 %c, i32 %a) {
+define i32 @diamond(i1 %c, i32 %a) #0 {
 ; CHECK-LABEL: define i32 @diamond(
 ; CHECK-NEXT:  entry:
 ; CHECK:         add i64 {{%.*}}, 3
@@ -69,7 +71,7 @@ join:
 
 ; An alloca, a call and a return count (3, and 3 for the frame); two
 ; lifetime markers and a dbg.value do not.
-define void @markers(i32 %v) !dbg !5 {
+define void @markers(i32 %v) #0 !dbg !5 {
 ; CHECK-LABEL: define void @markers(
 ; CHECK-NEXT:    %buf = alloca [16 x i8]
 ; CHECK:         add i64 {{%.*}}, 6
@@ -108,3 +110,5 @@ define void @bare() naked {
 !8 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
 !9 = !DILocalVariable(name: "v", arg: 1, scope: !5, file: !1, line: 1, type: !8)
 !10 = !DILocation(line: 1, column: 1, scope: !5)
+
+attributes #0 = { noinline optnone }

@@ -1,5 +1,6 @@
 ; A module that already declares the counter (code that reads it through
-; massif/abi.h) keeps its declaration, made initial-exec. A variable of that
+; massif/abi.h) keeps its declaration, given the pass's TLS model (here,
+; code for an executable: local-exec). A variable of that
 ; name that is not a thread-local i64 is not the runtime's counter: the
 ; module gets no counters rather than wrong ones.
 ;
@@ -12,16 +13,20 @@
 ;--- declared.ll
 target triple = "x86_64-unknown-linux-gnu"
 
-; DECLARED: @__massif_thread_instructions = external thread_local(initialexec) global i64, align 8
+; DECLARED: @__massif_thread_instructions = external thread_local(localexec) global i64, align 8
 ; DECLARED-NOT: @__massif_thread_instructions{{.*}} =
 @__massif_thread_instructions = external thread_local global i64, align 8
 
 define i64 @read() {
 ; DECLARED-LABEL: define i64 @read(
-; DECLARED:         [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
+; DECLARED:         [[N:%.*]] = add i64 0, 6
+; DECLARED-NEXT:    %p = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
+; DECLARED-NEXT:    %v = load i64, ptr %p
+; DECLARED-NEXT:    [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
 ; DECLARED-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]]
-; DECLARED-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 6
+; DECLARED-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], [[N]]
 ; DECLARED-NEXT:    store i64 [[NEW]], ptr [[C]]
+; DECLARED-NEXT:    ret i64 %v
   %p = call ptr @llvm.threadlocal.address.p0(ptr @__massif_thread_instructions)
   %v = load i64, ptr %p
   ret i64 %v

@@ -12,16 +12,18 @@ target triple = "x86_64-unknown-linux-gnu"
 
 ; OFF-NOT: __massif_thread_instructions
 ; OFF-NOT: __massif_counters_linked
-; ON: @__massif_thread_instructions = external thread_local(initialexec) global i64
+; ON: @__massif_thread_instructions = external thread_local(localexec) global i64
 ; ON: @__massif_counters_linked = linkonce_odr constant i8 1
 
 define i32 @counted(i32 %a) {
 ; OFF-LABEL: define i32 @counted(
 ; OFF-NEXT:    %x = add i32 %a, 1
 ; ON-LABEL:  define i32 @counted(
-; ON:          add i64 {{%.*}}, 5
-; ON-NEXT:     store
+; ON:          [[N:%.*]] = add i64 0, 5
 ; ON-NEXT:     %x = add i32 %a, 1
+; ON:          add i64 {{%.*}}, [[N]]
+; ON-NEXT:     store
+; ON-NEXT:     ret i32 %x
   %x = add i32 %a, 1
   ret i32 %x
 }
@@ -30,8 +32,8 @@ define i32 @maybe_counted(i32 %a) {
 ; OFF-LABEL:     define i32 @maybe_counted(
 ; OFF-NEXT:        %x = mul i32 %a, 3
 ; ON-LABEL:      define i32 @maybe_counted(
-; ON-ALL:          add i64 {{%.*}}, 5
-; ON-ALL-NEXT:     store
+; ON-ALL:          add i64 0, 5
+; ON-ALL-NEXT:     %x = mul i32 %a, 3
 ; ON-ONLY-NEXT:    %x = mul i32 %a, 3
   %x = mul i32 %a, 3
   ret i32 %x

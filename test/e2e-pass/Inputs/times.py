@@ -3,6 +3,8 @@
 
     times.py same A B          A and B have the same snapshot times (and
                                more than two snapshots)
+    times.py stacks F H LO HI  mem_stacks_B of the first snapshot with
+                               mem_heap_B=H lies in [LO, HI]
     times.py gap F H1 H2 LO HI the time of the first snapshot with
                                mem_heap_B=H2 minus that of the first with
                                mem_heap_B=H1 lies in [LO, HI]; LO and HI may
@@ -14,11 +16,11 @@ import re
 import sys
 
 
-def snapshots(path):
+def snapshots(path, field="time"):
     text = open(path).read()
-    times = [int(t) for t in re.findall(r"^time=(\d+)$", text, re.M)]
+    values = [int(t) for t in re.findall(r"^%s=(\d+)$" % field, text, re.M)]
     heaps = [int(h) for h in re.findall(r"^mem_heap_B=(\d+)$", text, re.M)]
-    return list(zip(times, heaps))
+    return list(zip(values, heaps))
 
 
 def number(arg):
@@ -41,6 +43,12 @@ def main(argv):
         t2 = next(t for t, h in s if h == h2)
         print(f"gap {t2 - t1} in [{lo}, {hi}]?")
         return 0 if lo <= t2 - t1 <= hi else 1
+    if argv[1] == "stacks":
+        s = snapshots(argv[2], "mem_stacks_B")
+        h, lo, hi = int(argv[3]), number(argv[4]), number(argv[5])
+        b = next(v for v, heap in s if heap == h)
+        print(f"stacks {b} in [{lo}, {hi}]?")
+        return 0 if lo <= b <= hi else 1
     sys.exit(__doc__)
 
 

@@ -12,11 +12,17 @@ extern __thread unsigned long long __massif_thread_instructions;
 static sem_t Done, Release;
 static unsigned long long WorkerCount;
 
+// Optimised code keeps its count in a register until its next call, so
+// the worker reads its counter through a call.
+__attribute__((noinline)) static unsigned long long readCounter(void) {
+  return __massif_thread_instructions;
+}
+
 static void *work(void *Arg) {
   unsigned long S = (unsigned long)Arg;
   for (unsigned I = 0; I < 2000000; I++)
     S = S * 31 + (I ^ (S >> 7));
-  WorkerCount = __massif_thread_instructions;
+  WorkerCount = readCounter();
   sem_post(&Done);
   sem_wait(&Release);
   return (void *)S;

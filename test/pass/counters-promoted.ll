@@ -1,0 +1,134 @@
+; Optimised code (not optnone) keeps its count in a local, a register after
+; promotion, and adds it to the thread's counter only where the runtime
+; may read it: before the first call of a block that may reach the runtime
+; (not intrinsics, not inline assembly), before returns, resumes and
+; unreachables, and never where it is known to be zero. Where paths merge
+; with a zero count on one side, the other side flushes at its end (but
+; not a loop's back edge), so no count lives across a call.
+;
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare void @f()
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i32 @__gxx_personality_v0(...)
+
+; A loop without calls touches no thread-local: the count is a phi, added
+; once at the return.
+define i32 @sum(ptr %p, i32 %n) {
+; CHECK-LABEL: define i32 @sum(
+; CHECK:       entry:
+; CHECK-NEXT:    [[E:%.*]] = add i64 0, 3
+; CHECK-NEXT:    br label %loop
+; CHECK:       loop:
+; CHECK-NEXT:    [[ACC:%.*]] = phi i64 [ [[E]], %entry ], [ [[NEXT:%.*]], %loop ]
+; CHECK-NOT:     threadlocal
+; CHECK:         [[NEXT]] = add i64 [[ACC]], 6
+; CHECK-NOT:     threadlocal
+; CHECK:       done:
+; CHECK-NEXT:    [[D:%.*]] = add i64 [[NEXT]], 2
+; CHECK-NEXT:    [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
+; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]], align 8, !nosanitize
+; CHECK-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], [[D]]
+; CHECK-NEXT:    store i64 [[NEW]], ptr [[C]], align 8, !nosanitize
+; CHECK-NEXT:    ret i32 %s2
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i2, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %s2, %loop ]
+  %q = getelementptr i32, ptr %p, i32 %i
+  %v = load i32, ptr %q
+  %s2 = add i32 %s, %v
+  %i2 = add i32 %i, 1
+  %d = icmp slt i32 %i2, %n
+  br i1 %d, label %loop, label %done
+done:
+  ret i32 %s2
+}
+
+; One flush, before the first real call; none for the intrinsic, the
+; inline assembly, the second call, or the return after them.
+define void @calls(ptr %p) {
+; CHECK-LABEL: define void @calls(
+; CHECK-NEXT:    [[N:%.*]] = add i64 0, 9
+; CHECK-NEXT:    call void @llvm.memset
+; CHECK-NEXT:    call void asm sideeffect "nop"
+; CHECK-NEXT:    call {{.*}}@llvm.threadlocal.address.p0
+; CHECK-NEXT:    load i64
+; CHECK-NEXT:    add i64 {{%.*}}, [[N]]
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @f()
+; CHECK-NEXT:    call void @f()
+; CHECK-NEXT:    br label %after
+; CHECK:       after:
+; CHECK-NEXT:    ret void
+  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 8, i1 false)
+  call void asm sideeffect "nop", ""()
+  call void @f()
+  call void @f()
+  br label %after
+after:
+  ret void
+}
+
+; The quiet side of a merge with a calling side flushes before its branch.
+define void @merge(i1 %c) {
+; CHECK-LABEL: define void @merge(
+; CHECK:       callside:
+; CHECK:         store i64
+; CHECK-NEXT:    call void @f()
+; CHECK-NEXT:    br label %join
+; CHECK:       quiet:
+; CHECK-NEXT:    [[Q:%.*]] = add i64 {{%.*}}, 2
+; CHECK-NEXT:    %x = add i32 1, 2
+; CHECK-NEXT:    call {{.*}}@llvm.threadlocal.address.p0
+; CHECK-NEXT:    load i64
+; CHECK-NEXT:    add i64 {{%.*}}, [[Q]]
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    br label %join
+; CHECK:       join:
+; CHECK-NOT:     phi
+; CHECK-NEXT:    [[J:%.*]] = add i64 0, 2
+entry:
+  br i1 %c, label %callside, label %quiet
+callside:
+  call void @f()
+  br label %join
+quiet:
+  %x = add i32 1, 2
+  br label %join
+join:
+  ret void
+}
+
+; An invoke flushes before it; a landing pad counts afresh and flushes
+; before resume.
+define void @invokes() personality ptr @__gxx_personality_v0 {
+; CHECK-LABEL: define void @invokes(
+; CHECK:         store i64
+; CHECK-NEXT:    invoke void @f()
+; CHECK:       lpad:
+; CHECK:         [[L:%.*]] = add i64 0, 2
+; CHECK:         add i64 {{%.*}}, [[L]]
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    resume
+entry:
+  invoke void @f() to label %ok unwind label %lpad
+ok:
+  ret void
+lpad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+
+; Nothing comes between a musttail call and its return.
+define void @must() {
+; CHECK-LABEL: define void @must(
+; CHECK:         store i64
+; CHECK-NEXT:    musttail call void @must()
+; CHECK-NEXT:    ret void
+  musttail call void @must()
+  ret void
+}

@@ -1,0 +1,144 @@
+; Stack probes: after the prologue and before each return, a test of the
+; thread's flag and, when set, a call reporting the stack pointer (at entry
+; the current one, at a return the caller's: the address of the return
+; address plus 8). The hook is preserve_all, so the cold call costs the
+; function no register. -O0 (optnone) code calls the hook unconditionally.
+;
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s | %FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK: $__massif_stack_probes_linked = comdat any
+; CHECK: @__massif_stack_probes_on = external thread_local(localexec) global i8, align 1
+; CHECK: @__massif_stack_probes_linked = linkonce_odr constant i8 1, comdat
+; CHECK: @llvm.used = appending global [1 x ptr] [ptr @__massif_stack_probes_linked], section "llvm.metadata"
+
+declare i32 @g(i32)
+declare void @use(ptr)
+
+define i32 @plain(i32 %a) {
+; CHECK-LABEL: define i32 @plain(
+; CHECK-NEXT:    [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; CHECK-NEXT:    [[ON:%.*]] = load i8, ptr [[FA]], align 1
+; CHECK-NEXT:    [[C:%.*]] = icmp ne i8 [[ON]], 0
+; CHECK-NEXT:    br i1 [[C]], label %[[PROBE:.*]], label %[[BODY:.*]], !prof [[UNLIKELY:![0-9]+]]
+; CHECK:       [[PROBE]]:
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
+; CHECK-NEXT:    br label %[[BODY]]
+; CHECK:       [[BODY]]:
+; CHECK-NEXT:    %x = call i32 @g(i32 %a)
+; CHECK-NEXT:    [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; CHECK-NEXT:    [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
+; CHECK-NEXT:    [[C2:%.*]] = icmp ne i8 [[ON2]], 0
+; CHECK-NEXT:    br i1 [[C2]], label %[[XPROBE:.*]], label %[[RET:.*]], !prof [[UNLIKELY]]
+; CHECK:       [[XPROBE]]:
+; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[CALLER]])
+; CHECK-NEXT:    br label %[[RET]]
+; CHECK:       [[RET]]:
+; CHECK-NEXT:    ret i32 %x
+  %x = call i32 @g(i32 %a)
+  ret i32 %x
+}
+
+; Static allocas stay in the entry block, before the probe's split, even
+; one that follows other code; so do -O0-style stores of the arguments.
+define void @allocas(i32 %a) {
+; CHECK-LABEL: define void @allocas(
+; CHECK-NEXT:    %slot = alloca i32, align 4
+; CHECK-NEXT:    store i32 %a, ptr %slot, align 4
+; CHECK-NEXT:    %buf = alloca [64 x i8], align 1
+; CHECK-NEXT:    store i32 7, ptr %slot, align 4
+; CHECK-NEXT:    call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; CHECK:         call void @use(ptr %buf)
+  %slot = alloca i32
+  store i32 %a, ptr %slot
+  %buf = alloca [64 x i8]
+  store i32 7, ptr %slot
+  call void @use(ptr %buf)
+  ret void
+}
+
+; A sibling call stays next to its return: the exit probe goes before it.
+; A tail-marked call whose result is not returned is not one.
+define i32 @sibling(i32 %a) {
+; CHECK-LABEL: define i32 @sibling(
+; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
+; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; CHECK-NEXT:    br label %[[TAIL:.*]]
+; CHECK:       [[TAIL]]:
+; CHECK-NEXT:    %r = tail call i32 @g(i32 %a)
+; CHECK-NEXT:    ret i32 %r
+  %r = tail call i32 @g(i32 %a)
+  ret i32 %r
+}
+
+define i32 @not_sibling(i32 %a) {
+; CHECK-LABEL: define i32 @not_sibling(
+; CHECK:         %r = tail call i32 @g(i32 %a)
+; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
+; CHECK:         ret i32 0
+  %r = tail call i32 @g(i32 %a)
+  ret i32 0
+}
+
+define i32 @must(i32 %a) {
+; CHECK-LABEL: define i32 @must(
+; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
+; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; CHECK-NEXT:    br label %[[TAIL:.*]]
+; CHECK:       [[TAIL]]:
+; CHECK-NEXT:    %r = musttail call i32 @must(i32 %a)
+; CHECK-NEXT:    ret i32 %r
+  %r = musttail call i32 @must(i32 %a)
+  ret i32 %r
+}
+
+; Every return gets its probe.
+define i32 @two_returns(i1 %c) {
+; CHECK-LABEL: define i32 @two_returns(
+; CHECK-COUNT-3: call preserve_allcc void @__massif_stack_pointer(
+; CHECK-NOT:     @__massif_stack_pointer(
+; CHECK:         ret i32 2
+entry:
+  br i1 %c, label %one, label %two
+one:
+  ret i32 1
+two:
+  ret i32 2
+}
+
+; -O0 code: the hook is called unconditionally (it tests the flag itself),
+; so no value lives across a branch the fast register allocator would
+; spill. The exit probe goes before the load of the return value.
+define i32 @at_O0(i32 %a) noinline optnone {
+; CHECK-LABEL: define i32 @at_O0(
+; CHECK-NEXT:    %retval = alloca i32, align 4
+; CHECK-NEXT:    store i32 %a, ptr %retval, align 4
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
+; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[CALLER]])
+; CHECK-NEXT:    %r = load i32, ptr %retval, align 4
+; CHECK-NEXT:    ret i32 %r
+  %retval = alloca i32
+  store i32 %a, ptr %retval
+  %r = load i32, ptr %retval
+  ret i32 %r
+}
+
+; A naked function has no room for probes; declarations get none.
+define void @bare() naked {
+; CHECK-LABEL: define void @bare(
+; CHECK-NEXT:    call void asm sideeffect "ret", ""()
+; CHECK-NEXT:    unreachable
+  call void asm sideeffect "ret", ""()
+  unreachable
+}
+
+; CHECK: declare preserve_allcc void @__massif_stack_pointer(ptr)
+; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
