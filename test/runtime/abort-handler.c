@@ -21,7 +21,7 @@ static void onAbort(int sig) {
   keep[1] = malloc(64); // CHECK: n1: 64 {{.*}}: onAbort ({{.*}}abort-handler.c:[[@LINE]])
 }
 // CHECK: raise
-// CHECK-NEXT: abort (Exits.cpp:
+// CHECK-NEXT: abort ({{.*}}Exits.cpp:
 // CHECK-NEXT: main ({{.*}}abort-handler.c:[[@LINE+8]])
 
 int main(void) {
