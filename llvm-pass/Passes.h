@@ -55,6 +55,11 @@ bool refuseRuntimeModule(llvm::Module &M);
 /// __massif_* entry points. Returns whether \p M changed.
 bool rewriteAllocCalls(llvm::Module &M, const FunctionFilter &Filter);
 
+/// Replaces valgrind.h's amd64 client-request inline assembly in the
+/// functions \p Filter allows with calls to __massif_client_request.
+/// Returns whether \p M changed.
+bool lowerClientRequests(llvm::Module &M, const FunctionFilter &Filter);
+
 /// Forces frame pointers in every function defined in \p M.
 bool forceFramePointers(llvm::Module &M);
 
@@ -103,6 +108,12 @@ bool defineLinkedMarker(llvm::Module &M, llvm::StringRef Name);
 
 /// "massif-alloc": rewriteAllocCalls.
 struct AllocRewritePass : llvm::PassInfoMixin<AllocRewritePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif-client-requests": lowerClientRequests.
+struct ClientRequestsPass : llvm::PassInfoMixin<ClientRequestsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };

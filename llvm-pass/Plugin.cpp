@@ -9,8 +9,9 @@
 //    at the same -O level makes (heap-to-stack, malloc/free pair removal and
 //    the like have already happened), so the profile is that build's.
 //  - for `opt -load-pass-plugin=massif.so -passes=...` (tests, debugging):
-//    each pass by name: massif, massif-alloc, massif-frame-pointers,
-//    massif-version, massif-counters, massif-stack-probes.
+//    each pass by name: massif, massif-alloc, massif-client-requests,
+//    massif-frame-pointers, massif-version, massif-counters,
+//    massif-stack-probes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,9 @@ PreservedAnalyses massif::MassifPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   FunctionFilter Filter = FunctionFilter::fromCommandLine();
   bool Changed = rewriteAllocCalls(M, Filter);
+  // Before the counters: a request is then a call the counts are flushed
+  // before, so its time is exact.
+  Changed |= lowerClientRequests(M, Filter);
   // Counters before probes, so the probes' code is not counted.
   if (instructionCountersRequested())
     Changed |= addInstructionCounters(M, Filter);
@@ -46,6 +50,8 @@ static bool parseMassifPipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(massif::MassifPass());
   else if (Name == "massif-alloc")
     MPM.addPass(massif::AllocRewritePass());
+  else if (Name == "massif-client-requests")
+    MPM.addPass(massif::ClientRequestsPass());
   else if (Name == "massif-frame-pointers")
     MPM.addPass(massif::FramePointersPass());
   else if (Name == "massif-version")
