@@ -69,6 +69,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -227,13 +228,14 @@ public:
   /// its end: a block that flushes ends at zero; one that neither flushes
   /// nor adds ends as it began. A block flushes at its first flush point
   /// unless the local is known zero there. Where paths merge with a zero
-  /// local on one side and maybe not on another (other than a loop's back
-  /// edge), the non-zero side flushes at its end: the merged value is then
-  /// the constant 0, which would otherwise be a register kept alive across
-  /// the calls of the zero side (a callee-saved register, pushed in the
-  /// prologue, making the frame bigger).
+  /// local arriving from a loop exit and maybe not on another side (other
+  /// than a loop's back edge), the non-zero side flushes at its end: the
+  /// merged value is then the constant 0, which would otherwise be a
+  /// register kept alive across the loop's calls (a callee-saved register,
+  /// pushed in the prologue, making the frame bigger).
   FlushPlan planFlushes(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
     DominatorTree DT(F);
+    LoopInfo LI(DT);
     SmallPtrSet<BasicBlock *, 16> Adds, EndFlush;
     DenseMap<BasicBlock *, Instruction *> FlushAt;
     for (auto [BB, Count] : Increments)
@@ -266,10 +268,17 @@ public:
         }
       }
       for (BasicBlock &BB : F) {
-        bool AnyZero = false;
-        for (BasicBlock *Pred : predecessors(&BB))
-          AnyZero |= ZeroAtEnd[Pred];
-        if (!AnyZero)
+        // Only a zero arriving over a loop's exit edge is at risk: the
+        // copy of the constant into the merged value is the loop's only
+        // definition of it, which machine LICM hoists out of the loop, so
+        // the register would live across the loop's calls. Inside a loop
+        // (an interpreter's dispatch) other definitions keep it in place.
+        bool ZeroLeavesLoop = false;
+        for (BasicBlock *Pred : predecessors(&BB)) {
+          const Loop *L = LI.getLoopFor(Pred);
+          ZeroLeavesLoop |= ZeroAtEnd[Pred] && L && !L->contains(&BB);
+        }
+        if (!ZeroLeavesLoop)
           continue;
         for (BasicBlock *Pred : predecessors(&BB))
           if (!ZeroAtEnd[Pred] && !DT.dominates(&BB, Pred) &&

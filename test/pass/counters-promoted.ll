@@ -2,9 +2,9 @@
 ; promotion, and adds it to the thread's counter only where the runtime
 ; may read it: before the first call of a block that may reach the runtime
 ; (not intrinsics, not inline assembly), before returns, resumes and
-; unreachables, and never where it is known to be zero. Where paths merge
-; with a zero count on one side, the other side flushes at its end (but
-; not a loop's back edge), so no count lives across a call.
+; unreachables, and never where it is known to be zero. Where a zero count
+; leaves a loop into a merge, the other sides flush at their ends (but not
+; a loop's back edge), so no count lives across the loop's calls.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
 
@@ -73,13 +73,14 @@ after:
   ret void
 }
 
-; The quiet side of a merge with a calling side flushes before its branch.
-define void @merge(i1 %c) {
+; Where a loop whose calls leave the count at zero exits into a merge, the
+; other side flushes before its branch, so the merged count is 0 and not a
+; register kept across the loop's calls.
+define void @merge(i1 %c, i32 %n) {
 ; CHECK-LABEL: define void @merge(
-; CHECK:       callside:
+; CHECK:       loop:
 ; CHECK:         store i64
 ; CHECK-NEXT:    call void @f()
-; CHECK-NEXT:    br label %join
 ; CHECK:       quiet:
 ; CHECK-NEXT:    [[Q:%.*]] = add i64 {{%.*}}, 2
 ; CHECK-NEXT:    %x = add i32 1, 2
@@ -90,16 +91,52 @@ define void @merge(i1 %c) {
 ; CHECK-NEXT:    br label %join
 ; CHECK:       join:
 ; CHECK-NOT:     phi
-; CHECK-NEXT:    [[J:%.*]] = add i64 0, 2
+; CHECK-NEXT:    add i64 0, 2
 entry:
-  br i1 %c, label %callside, label %quiet
-callside:
+  br i1 %c, label %loop, label %quiet
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i2, %loop ]
   call void @f()
-  br label %join
+  %i2 = add i32 %i, 1
+  %d = icmp slt i32 %i2, %n
+  br i1 %d, label %loop, label %join
 quiet:
   %x = add i32 1, 2
   br label %join
 join:
+  ret void
+}
+
+; Inside a loop (an interpreter's dispatch), a quiet side that merges with
+; a calling one keeps its count in the register: no flush until the
+; calling side's call or the return.
+define void @in_loop(i32 %n) {
+; CHECK-LABEL: define void @in_loop(
+; CHECK:       quiet:
+; CHECK-NOT:     threadlocal
+; CHECK:         br label %join
+; CHECK:       join:
+; CHECK-NEXT:    phi i64
+; CHECK-NOT:     threadlocal
+; CHECK:       done:
+; CHECK:         threadlocal
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i2, %join ]
+  %odd = trunc i32 %i to i1
+  br i1 %odd, label %callside, label %quiet
+callside:
+  call void @f()
+  br label %join
+quiet:
+  %x = add i32 %i, 2
+  br label %join
+join:
+  %i2 = add i32 %i, 1
+  %d = icmp slt i32 %i2, %n
+  br i1 %d, label %head, label %done
+done:
   ret void
 }
 
