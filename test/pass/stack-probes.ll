@@ -3,10 +3,8 @@
 ; the current one, at a return the caller's: the address of the return
 ; address plus 8). The hook is preserve_all, so the cold call costs the
 ; function no register. -O0 (optnone) code calls the hook unconditionally.
-; LLVM 16 and later reach the flag through llvm.threadlocal.address.
 ;
-; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s \
-; RUN:   | %FileCheck %s --check-prefixes=CHECK,LLVM%llvm_major
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s | %FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -20,20 +18,18 @@ declare void @use(ptr)
 
 define i32 @plain(i32 %a) {
 ; CHECK-LABEL: define i32 @plain(
-; LLVM19-NEXT:   [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM19-NEXT:   [[ON:%.*]] = load i8, ptr [[FA]], align 1
-; LLVM14-NEXT:   [[ON:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
+; CHECK-NEXT:    [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; CHECK-NEXT:    [[ON:%.*]] = load i8, ptr [[FA]], align 1
 ; CHECK-NEXT:    [[C:%.*]] = icmp ne i8 [[ON]], 0
 ; CHECK-NEXT:    br i1 [[C]], label %[[PROBE:.*]], label %[[BODY:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       [[PROBE]]:
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
 ; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
 ; CHECK-NEXT:    br label %[[BODY]]
 ; CHECK:       [[BODY]]:
 ; CHECK-NEXT:    %x = call i32 @g(i32 %a)
-; LLVM19-NEXT:   [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM19-NEXT:   [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
-; LLVM14-NEXT:   [[ON2:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
+; CHECK-NEXT:    [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; CHECK-NEXT:    [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
 ; CHECK-NEXT:    [[C2:%.*]] = icmp ne i8 [[ON2]], 0
 ; CHECK-NEXT:    br i1 [[C2]], label %[[XPROBE:.*]], label %[[RET:.*]], !prof [[UNLIKELY]]
 ; CHECK:       [[XPROBE]]:
@@ -55,8 +51,7 @@ define void @allocas(i32 %a) {
 ; CHECK-NEXT:    store i32 %a, ptr %slot, align 4
 ; CHECK-NEXT:    %buf = alloca [64 x i8], align 1
 ; CHECK-NEXT:    store i32 7, ptr %slot, align 4
-; LLVM19-NEXT:   call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM14-NEXT:   load i8, ptr @__massif_stack_probes_on
+; CHECK-NEXT:    call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
 ; CHECK:         call preserve_allcc void @__massif_stack_pointer(
 ; CHECK:         call void @use(ptr %buf)
   %slot = alloca i32
@@ -123,7 +118,7 @@ define i32 @at_O0(i32 %a) noinline optnone {
 ; CHECK-LABEL: define i32 @at_O0(
 ; CHECK-NEXT:    %retval = alloca i32, align 4
 ; CHECK-NEXT:    store i32 %a, ptr %retval, align 4
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
 ; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
 ; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
