@@ -210,7 +210,7 @@ bool massif::rewriteAllocCalls(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::AllocRewritePass::run(Module &M,
                                                 ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) ||
+  if (refuseModule(M) ||
       !rewriteAllocCalls(M, FunctionFilter::fromCommandLine()))
     return PreservedAnalyses::all();
   PreservedAnalyses PA;

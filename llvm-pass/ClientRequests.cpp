@@ -125,7 +125,7 @@ bool massif::lowerClientRequests(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::ClientRequestsPass::run(Module &M,
                                                   ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) ||
+  if (refuseModule(M) ||
       !lowerClientRequests(M, FunctionFilter::fromCommandLine()))
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();

@@ -49,7 +49,7 @@ bool massif::forceFramePointers(Module &M) {
 
 PreservedAnalyses massif::FramePointersPass::run(Module &M,
                                                  ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) || !forceFramePointers(M))
+  if (refuseModule(M) || !forceFramePointers(M))
     return PreservedAnalyses::all();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

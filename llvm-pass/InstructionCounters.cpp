@@ -393,7 +393,7 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::InstructionCountersPass::run(Module &M,
                                                        ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) ||
+  if (refuseModule(M) ||
       !addInstructionCounters(M, FunctionFilter::fromCommandLine()))
     return PreservedAnalyses::all();
   PreservedAnalyses PA;

@@ -45,11 +45,12 @@ private:
   llvm::StringSet<> Names;
 };
 
-/// If \p M is (part of) the massif runtime -- it defines the ABI version
-/// symbol or a function with the __massif_ prefix -- reports an error
-/// through \p M's LLVMContext and returns true; the caller must then leave
-/// \p M alone. Otherwise returns false.
-bool refuseRuntimeModule(llvm::Module &M);
+/// If \p M must not be instrumented -- it is (part of) the massif runtime
+/// (it defines the ABI version symbol or a function with the __massif_
+/// prefix), or it was built with a sanitizer that replaces malloc --
+/// reports an error through \p M's LLVMContext and returns true; the caller
+/// must then leave \p M alone. Otherwise returns false.
+bool refuseModule(llvm::Module &M);
 
 /// Redirects direct calls to allocation functions to the runtime's
 /// __massif_* entry points. Returns whether \p M changed.

@@ -27,7 +27,7 @@
 using namespace llvm;
 
 PreservedAnalyses massif::MassifPass::run(Module &M, ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M))
+  if (refuseModule(M))
     return PreservedAnalyses::all();
   FunctionFilter Filter = FunctionFilter::fromCommandLine();
   bool Changed = rewriteAllocCalls(M, Filter);

@@ -1,13 +1,21 @@
-//===- RuntimeGuard.cpp - Refuse to instrument the massif runtime ---------===//
+//===- RuntimeGuard.cpp - Refuse modules the pass must not instrument -----===//
 //
 // Part of massif-native, under the MIT licence.
 //
 // The runtime's __massif_* entry points call the real allocator; were the
 // pass to rewrite those calls, __massif_malloc would call itself. So a
 // module that defines the ABI version symbol or any __massif_* function is
-// refused with an error. The error goes through the LLVMContext's diagnostic
-// handler rather than report_fatal_error, so clang prints it as an ordinary
-// "error:" against the translation unit and fails the compilation cleanly.
+// refused with an error.
+//
+// Code built with a sanitizer that replaces malloc and free (address,
+// hwaddress, memory, thread) is refused too: the sanitizer's runtime and
+// massif's would both interpose the allocator, and the program would crash
+// at its first allocation. Such modules carry the sanitizer's function
+// attribute (sanitize_address, ...) on their functions.
+//
+// The error goes through the LLVMContext's diagnostic handler rather than
+// report_fatal_error, so clang prints it as an ordinary "error:" against
+// the translation unit and fails the compilation cleanly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,14 +67,41 @@ StringRef findRuntimeDefinition(const Module &M) {
   return "";
 }
 
+/// The -fsanitize= name of a malloc-replacing sanitizer \p M was built
+/// with, or "".
+StringRef findSanitizer(const Module &M) {
+  for (const Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.hasFnAttribute(Attribute::SanitizeAddress))
+      return "address";
+    if (F.hasFnAttribute(Attribute::SanitizeHWAddress))
+      return "hwaddress";
+    if (F.hasFnAttribute(Attribute::SanitizeMemory))
+      return "memory";
+    if (F.hasFnAttribute(Attribute::SanitizeThread))
+      return "thread";
+  }
+  return "";
+}
+
 } // namespace
 
-bool massif::refuseRuntimeModule(Module &M) {
+bool massif::refuseModule(Module &M) {
   StringRef Culprit = findRuntimeDefinition(M);
-  if (Culprit.empty())
-    return false;
-  M.getContext().diagnose(MassifDiagnostic(
-      ("massif: refusing to instrument the massif runtime (" + Culprit + ")")
-          .str()));
-  return true;
+  if (!Culprit.empty()) {
+    M.getContext().diagnose(MassifDiagnostic(
+        ("massif: refusing to instrument the massif runtime (" + Culprit + ")")
+            .str()));
+    return true;
+  }
+  StringRef Sanitizer = findSanitizer(M);
+  if (!Sanitizer.empty()) {
+    M.getContext().diagnose(MassifDiagnostic(
+        ("massif: cannot profile code built with -fsanitize=" + Sanitizer +
+         ": the sanitizer replaces malloc and free, and so does massif")
+            .str()));
+    return true;
+  }
+  return false;
 }

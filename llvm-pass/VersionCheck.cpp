@@ -67,7 +67,7 @@ bool massif::addVersionReference(Module &M) {
 
 PreservedAnalyses massif::VersionCheckPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) || !addVersionReference(M))
+  if (refuseModule(M) || !addVersionReference(M))
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();
 }
