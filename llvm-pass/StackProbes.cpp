@@ -4,10 +4,10 @@
 //
 // Massif with --stacks=yes counts every change of the stack pointer. Native
 // code changes it with every push, which only a binary translator sees; the
-// pass sees functions. So each instrumented function reports the stack
-// pointer twice: after its prologue (the frame is allocated) and just before
-// it returns (the frame is about to go). The runtime turns consecutive
-// reports into growth and shrink events of the thread's stack.
+// pass sees functions. So each instrumented function reports to the
+// runtime after its prologue (the frame is allocated) and just before it
+// returns (the frame is about to go). The runtime turns the reports into
+// growth and shrink events of the thread's stack.
 //
 //     entry:                               ; after the static allocas
 //       %on = load i8, ptr @__massif_stack_probes_on   (thread-local)
@@ -15,13 +15,18 @@
 //       br i1 %p, label %probe, label %rest, !prof !unlikely
 //     probe:
 //       %sp = call ptr @llvm.stacksave.p0()
-//       call void @__massif_stack_pointer(ptr %sp)
+//       %ra = call ptr @llvm.addressofreturnaddress.p0()
+//       %caller = getelementptr i8, ptr %ra, i64 8    ; the caller's SP
+//       call preserve_allcc void @__massif_stack_enter(ptr %sp, ptr %caller)
 //       br label %rest
 //     ...
-//     ; before each return: the same test, then
-//       %ra = call ptr @llvm.addressofreturnaddress.p0()
-//       %caller = getelementptr i8, ptr %ra, i64 8    ; SP after the return
-//       call void @__massif_stack_pointer(ptr %caller)
+//     ; before each return: the same, with @__massif_stack_leave
+//
+// The runtime keeps a shadow stack of the entries, so a leave finds the
+// stack pointer its function's caller had, even when the function was
+// inlined after the pass ran (LTO, where the return address is its host's)
+// or when frames were left without their leave (longjmp, exceptions):
+// see runtime/native/StackProbes.cpp.
 //
 // The flag is thread-local (in an executable, one `cmpb $0, %fs:OFFSET`;
 // see RuntimeSymbols.cpp) and set by the runtime only in threads whose stack is
@@ -43,11 +48,9 @@
 // unconditional call to the hook, which tests the flag itself: a call and
 // a return per probe while off, and no change to the frame.
 //
-// The exit probe goes before a tail call that precedes the return (always
-// for musttail, which must stay next to its return; also for `tail`, so the
-// call can still become a sibling call). The runtime works on absolute
-// stack-pointer values, so a report that comes early or never (longjmp,
-// an exception unwinding the frame) is corrected by the next one.
+// The exit probe goes before a sibling call that precedes the return (a
+// musttail call, which must stay next to its return, or a tail call whose
+// result is returned, so it can still become a sibling call).
 //
 // Only x86-64 is probed: the caller's stack pointer is the address of the
 // return address plus 8 there. Naked functions have no room for code.
@@ -134,17 +137,17 @@ public:
   Prober(Module &M, GlobalVariable *Flag) : M(M), Flag(Flag) {
     LLVMContext &Ctx = M.getContext();
     PtrTy = massif::compat::bytePtrTy(Ctx);
-    Hook = M.getOrInsertFunction(
-        "__massif_stack_pointer",
-        FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false));
-    if (auto *HookFn = dyn_cast<Function>(Hook.getCallee()))
-      HookFn->setCallingConv(CallingConv::PreserveAll);
+    Type *Void = Type::getVoidTy(Ctx);
+    Enter = hook("__massif_stack_enter",
+                 FunctionType::get(Void, {PtrTy, PtrTy}, false));
+    Leave = hook("__massif_stack_leave",
+                 FunctionType::get(Void, {PtrTy, PtrTy}, false));
     Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
   }
 
-  /// Inserts, before \p IP, "if (flag) report(stack pointer)"; in an
-  /// optnone (-O0) function, an unconditional call to the hook, which tests
-  /// the flag itself. AtExit reports the stack pointer the caller will have.
+  /// Inserts, before \p IP, "if (flag) enter(sp, caller's sp)" or, AtExit,
+  /// the same with leave; in an optnone (-O0) function, an unconditional
+  /// call to the hook, which tests the flag itself.
   void probe(Instruction *IP, bool AtExit) {
     IRBuilder<> B(IP);
     if (!IP->getFunction()->hasOptNone()) {
@@ -155,24 +158,28 @@ public:
           SplitBlockAndInsertIfThen(Cond, IP, /*Unreachable=*/false, Unlikely);
       B.SetInsertPoint(Then);
     }
-    Value *SP;
-    if (AtExit) {
-      Function *RA = Intrinsic::getDeclaration(
-          &M, Intrinsic::addressofreturnaddress, {PtrTy});
-      SP = B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateCall(RA), 8);
-    } else {
-      SP = massif::compat::stackSave(B);
-      if (SP->getType() != PtrTy)
-        SP = B.CreatePointerCast(SP, PtrTy);
-    }
-    B.CreateCall(Hook, {SP})->setCallingConv(CallingConv::PreserveAll);
+    Value *SP = massif::compat::stackSave(B);
+    if (SP->getType() != PtrTy)
+      SP = B.CreatePointerCast(SP, PtrTy);
+    Function *RA = Intrinsic::getDeclaration(
+        &M, Intrinsic::addressofreturnaddress, {PtrTy});
+    Value *CallerSP = B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateCall(RA), 8);
+    B.CreateCall(AtExit ? Leave : Enter, {SP, CallerSP})
+        ->setCallingConv(CallingConv::PreserveAll);
   }
 
 private:
+  FunctionCallee hook(StringRef Name, FunctionType *Ty) {
+    FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
+    if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
+      Fn->setCallingConv(CallingConv::PreserveAll);
+    return Callee;
+  }
+
   Module &M;
   GlobalVariable *Flag;
   PointerType *PtrTy;
-  FunctionCallee Hook;
+  FunctionCallee Enter, Leave;
   MDNode *Unlikely;
 };
 
@@ -212,7 +219,7 @@ bool massif::addStackProbes(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::StackProbesPass::run(Module &M,
                                                ModuleAnalysisManager &) {
-  if (refuseRuntimeModule(M) ||
+  if (refuseModule(M) ||
       !addStackProbes(M, FunctionFilter::fromCommandLine()))
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();

@@ -35,12 +35,11 @@
  * Stack probes (--stacks=yes). When built with probes
  * (-mllvm -massif-stack-probes), each instrumented function, after its
  * prologue and before each return, tests the thread-local flag
- * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL and, only when it is set, reports the
- * stack pointer to __massif_stack_pointer (-O0 code calls it without the
- * test): at entry the stack pointer below the new frame, at a return the
- * one the caller will have. The runtime sets
- * the flag in each thread when --stacks=yes is given. Probed modules define
- * the marker MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
+ * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL and, only when it is set, calls
+ * __massif_stack_enter or __massif_stack_leave (-O0 code calls them
+ * without the test). The runtime sets the flag in each thread when
+ * --stacks=yes is given. Probed modules define the marker
+ * MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
  *
  * Valgrind client requests. The pass replaces the inline assembly of
  * valgrind.h's client-request macro (amd64) with a call to
@@ -118,15 +117,23 @@ extern __thread unsigned char __massif_stack_probes_on;
 /* Defined (link-once, one per image) by every module built with probes. */
 #define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
 
-/* The running thread's stack pointer is now StackPointer (a probe saw it).
- * Optimised code calls it only while __massif_stack_probes_on is set; -O0
- * code calls it always, and it does nothing while the flag is clear. It
- * preserves every register (preserve_all), so a probe costs its caller no
- * spill. */
+/* Stack probes. A function's frame is allocated (enter) or about to go
+ * (leave). StackPointer is the function's (below its frame);
+ * CallerStackPointer its caller's, the one the caller has after the
+ * return (the address of the return address plus 8).
+ * Optimised code calls them only while __massif_stack_probes_on is set;
+ * -O0 code calls them always, and they do nothing while the flag is
+ * clear. They preserve every register (preserve_all), so a probe costs
+ * its caller no spill. */
 #if defined(__clang__) && defined(__x86_64__)
-__attribute__((preserve_all))
+#define MASSIF_ABI_PRESERVE_ALL __attribute__((preserve_all))
+#else
+#define MASSIF_ABI_PRESERVE_ALL
 #endif
-void __massif_stack_pointer(void *StackPointer);
+MASSIF_ABI_PRESERVE_ALL void __massif_stack_enter(void *StackPointer,
+                                                  void *CallerStackPointer);
+MASSIF_ABI_PRESERVE_ALL void __massif_stack_leave(void *StackPointer,
+                                                  void *CallerStackPointer);
 
 /* A Valgrind client request: Args is valgrind.h's request block (request
  * code, then five arguments); returns the request's result, Default for

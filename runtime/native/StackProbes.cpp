@@ -3,13 +3,13 @@
 // Part of massif-native, under the MIT licence.
 //
 // Code built with stack probes (the pass's -massif-stack-probes, on by
-// default in mscc) reports the stack pointer after each function's
-// prologue and before each return, but only in threads whose
-// __massif_stack_probes_on flag is set. The runtime sets the flag when
-// --stacks=yes is given: in the main thread from a constructor, in every
-// other thread before its start routine (Threads.cpp).
+// default in mscc) calls __massif_stack_enter after each function's
+// prologue and __massif_stack_leave before each return, but only in
+// threads whose __massif_stack_probes_on flag is set. The runtime sets the
+// flag when --stacks=yes is given: in the main thread from a constructor,
+// in every other thread before its start routine (Threads.cpp).
 //
-// Each thread remembers the last stack pointer it reported. A lower one is
+// Each thread remembers the stack pointer of its last event. A lower one is
 // growth: Massif adds it and attempts a Normal snapshot. A higher one is a
 // shrink: a Peak attempt, the subtraction, a Normal attempt
 // (Profile::onStackDelta does both). The main thread's stack starts at
@@ -20,13 +20,35 @@
 // switch to another stack (sigaltstack, a coroutine) and is not counted,
 // as in Valgrind.
 //
+// Where a leave goes back to. Both probes pass the function's stack
+// pointer and the one its caller has (the return address's slot + 8, as
+// computed where the probe sits). An enter pushes a shadow entry: the
+// function's own pointer, and its caller's -- the lower of the last
+// event's pointer and the computed one, so that:
+//  - normally they are equal;
+//  - uninstrumented frames between an instrumented caller and the function
+//    (qsort calling a comparator) make the computed one lower, and right;
+//  - a function inlined after the pass ran (LTO) computes its host's
+//    caller's pointer, higher; the last event's, its host's own, is right;
+//  - a last event deeper than the new frame (at a lower address) is
+//    stale: frames went without their leave (longjmp, an exception), and
+//    the computed pointer is used.
+// A leave pops its function's entry and goes back to the lower of the
+// entry's caller pointer and the one it computed itself. Entries whose own
+// pointer lies below the current one belong to frames left without their
+// leave: enter and leave drop them first. A thread deeper than the
+// shadow's capacity falls back to the computed pointer for the frames
+// beyond it.
+//
 //===----------------------------------------------------------------------===//
 
+#include "Arena.h"
 #include "Runtime.h"
 #include "Threads.h"
 
 #include "massif/abi.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 using namespace massif;
@@ -36,7 +58,7 @@ extern "C" {
 MASSIF_EXPORT __thread unsigned char __massif_stack_probes_on
     __attribute__((tls_model("initial-exec"))) = 0;
 
-// The marker every probed module defines (llvm-pass/Markers.cpp).
+// The marker every probed module defines (llvm-pass/RuntimeSymbols.cpp).
 extern const char StackProbesLinkedMarker __asm__(
     MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL)
     __attribute__((weak, visibility("default")));
@@ -50,8 +72,32 @@ namespace {
 /// Valgrind's default --max-stackframe.
 constexpr uint64_t MaxStackFrameB = 2000000;
 
-/// The stack pointer this thread last reported (or started at).
+struct ShadowEntry {
+  uintptr_t CallerSP; ///< the stack pointer before the frame
+  uintptr_t OwnSP;    ///< the function's, after its prologue
+};
+
+/// Entries per thread: 1 MiB of address space, touched only as deep as the
+/// thread goes.
+constexpr uint32_t ShadowCap = 1 << 16;
+constexpr size_t ShadowB = ShadowCap * sizeof(ShadowEntry);
+
+/// The stack pointer of this thread's last event (or where it started).
 __thread uintptr_t LastSP __attribute__((tls_model("initial-exec"))) = 0;
+__thread ShadowEntry *Shadow __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+__thread uint32_t Depth __attribute__((tls_model("initial-exec"))) = 0;
+
+pthread_key_t ShadowKey;
+pthread_once_t ShadowKeyOnce = PTHREAD_ONCE_INIT;
+
+void releaseShadow(void *P) {
+  __massif_stack_probes_on = 0;
+  Shadow = nullptr;
+  arenaDeallocate(P, ShadowB);
+}
+
+void createShadowKey() { pthread_key_create(&ShadowKey, releaseShadow); }
 
 /// Turns the probes on in the calling thread, whose stack is taken to be
 /// empty at \p TopSP, if the runtime is active with --stacks=yes.
@@ -60,73 +106,132 @@ void startProbes(uintptr_t TopSP) {
   if (!T)
     return;
   bool On = TheModel.Opts->Stacks;
+  if (On && !Shadow) {
+    // pthread_setspecific may allocate: inside the event, it forwards.
+    pthread_once(&ShadowKeyOnce, createShadowKey);
+    Shadow = (ShadowEntry *)arenaAllocate(ShadowB);
+    if (Shadow)
+      pthread_setspecific(ShadowKey, Shadow);
+  }
   endEvent(*T);
   if (!On)
     return;
   LastSP = TopSP;
+  Depth = 0;
   __massif_stack_probes_on = 1;
+}
+
+/// Makes \p SP the thread's stack pointer: growth or shrink of the stack.
+void moveTo(uintptr_t SP) {
+  int64_t GrowthB = (int64_t)(LastSP - SP);
+  uint64_t SizeB = GrowthB < 0 ? (uint64_t)-GrowthB : (uint64_t)GrowthB;
+  LastSP = SP;
+  if (GrowthB == 0 || SizeB > MaxStackFrameB)
+    return;
+  MutexLock L(TheModel.Lock);
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
+    TheModel.Prof->onStackDelta(GrowthB);
+}
+
+/// Drops the entries of frames below \p SP: left without their leave.
+void dropStale(uintptr_t SP) {
+  while (Depth && Shadow[Depth - 1].OwnSP < SP)
+    --Depth;
 }
 
 } // namespace
 
 void native::startThreadStack(uintptr_t TopSP) { startProbes(TopSP); }
 
-/// The work of a probe while the flag is on. Not inlined: the hook stays a
-/// flag test that saves no register when the flag is off.
-__attribute__((noinline)) static void reportStackPointer(uintptr_t SP) {
-  uintptr_t Last = LastSP;
-  int64_t GrowthB = (int64_t)(Last - SP);
-  uint64_t SizeB = GrowthB < 0 ? (uint64_t)-GrowthB : (uint64_t)GrowthB;
-  if (GrowthB == 0)
-    return;
-  // Probes in code the runtime itself called (the program's operator new)
-  // are not events; the next probe outside catches up.
+/// The hooks with the flag set. They save every register they use
+/// (preserve_all), as the probes' callers expect. Probes in code the
+/// runtime itself called (the program's operator new) are not events.
+extern "C" __attribute__((preserve_all, used)) void
+massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
   ThreadState *T = beginEvent();
   if (!T)
     return;
-  LastSP = SP;
-  if (SizeB <= MaxStackFrameB) {
-    MutexLock L(TheModel.Lock);
-    if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
-      TheModel.Prof->onStackDelta(GrowthB);
+  uintptr_t SP = (uintptr_t)StackPointer;
+  uintptr_t CallerSP = (uintptr_t)CallerStackPointer;
+  // The last event's stack pointer is normally the caller's; an inlined
+  // function's computed one is its host's caller's, higher. A last event
+  // deeper than this frame is stale: frames went without their leave.
+  if (LastSP >= SP && LastSP < CallerSP)
+    CallerSP = LastSP;
+  if (Shadow) {
+    dropStale(SP);
+    if (Depth < ShadowCap)
+      Shadow[Depth++] = ShadowEntry{CallerSP, SP};
   }
+  moveTo(SP);
   endEvent(*T);
 }
 
-/// The hook with the flag set: saves every register it uses
-/// (preserve_all), as the hook's callers expect.
 extern "C" __attribute__((preserve_all, used)) void
-massifStackPointerSlow(void *StackPointer) {
-  reportStackPointer((uintptr_t)StackPointer);
+massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
+  ThreadState *T = beginEvent();
+  if (!T)
+    return;
+  uintptr_t Target = (uintptr_t)CallerStackPointer;
+  if (Shadow) {
+    dropStale((uintptr_t)StackPointer);
+    if (Depth) {
+      uintptr_t Entry = Shadow[--Depth].CallerSP;
+      if (Entry < Target)
+        Target = Entry;
+    }
+  }
+  moveTo(Target);
+  endEvent(*T);
 }
 
-// The hook itself. Optimised code tests the flag inline and calls only when
-// it is set; -O0 code calls every time (see llvm-pass/StackProbes.cpp), so
-// the hook tests it again first. Written in assembly because the compiler
-// saves every register of a preserve_all function before its first test;
-// R11 is the one register preserve_all callers give up.
+// The hooks themselves. Optimised code tests the flag inline and calls only
+// when it is set; -O0 code calls every time (see llvm-pass/StackProbes.cpp),
+// so the hooks test it again first. Written in assembly because the
+// compiler saves every register of a preserve_all function before its
+// first test; R11 is the one register preserve_all callers give up.
 #if defined(__x86_64__)
 asm(R"(
   .text
-  .globl __massif_stack_pointer
-  .type __massif_stack_pointer, @function
+  .globl __massif_stack_enter
+  .type __massif_stack_enter, @function
   .p2align 4
-__massif_stack_pointer:
+__massif_stack_enter:
   .cfi_startproc
   movq __massif_stack_probes_on@gottpoff(%rip), %r11
   cmpb $0, %fs:(%r11)
   jne 1f
   ret
 1:
-  jmp massifStackPointerSlow
+  jmp massifStackEnterSlow
   .cfi_endproc
-  .size __massif_stack_pointer, .-__massif_stack_pointer
+  .size __massif_stack_enter, .-__massif_stack_enter
+
+  .globl __massif_stack_leave
+  .type __massif_stack_leave, @function
+  .p2align 4
+__massif_stack_leave:
+  .cfi_startproc
+  movq __massif_stack_probes_on@gottpoff(%rip), %r11
+  cmpb $0, %fs:(%r11)
+  jne 1f
+  ret
+1:
+  jmp massifStackLeaveSlow
+  .cfi_endproc
+  .size __massif_stack_leave, .-__massif_stack_leave
 )");
 #else
-extern "C" MASSIF_EXPORT __attribute__((preserve_all)) void
-__massif_stack_pointer(void *StackPointer) {
+extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
+__massif_stack_enter(void *StackPointer, void *CallerStackPointer) {
   if (__massif_stack_probes_on)
-    reportStackPointer((uintptr_t)StackPointer);
+    massifStackEnterSlow(StackPointer, CallerStackPointer);
+}
+
+extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
+__massif_stack_leave(void *StackPointer, void *CallerStackPointer) {
+  if (__massif_stack_probes_on)
+    massifStackLeaveSlow(StackPointer, CallerStackPointer);
 }
 #endif
 

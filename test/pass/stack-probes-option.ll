@@ -27,13 +27,13 @@ target triple = "x86_64-unknown-linux-gnu"
 
 define i32 @probed(i32 %a) {
 ; ON-LABEL: define i32 @probed(
-; ON:         call preserve_allcc void @__massif_stack_pointer(
+; ON:         call preserve_allcc void @__massif_stack_enter(
 ; ON:         [[N:%.*]] = add i64 0, 5
 ; ON:         add i64 {{%.*}}, [[N]]
 ; ON-NOT:     add i64
-; ON:         call preserve_allcc void @__massif_stack_pointer(
+; ON:         call preserve_allcc void @__massif_stack_leave(
 ; ON-NEXT:    br label
-; ON-NOT:     @__massif_stack_pointer(
+; ON-NOT:     @__massif_stack_{{enter|leave}}(
 ; ON:         ret i32 %x
   %x = add i32 %a, 1
   ret i32 %x
@@ -41,8 +41,8 @@ define i32 @probed(i32 %a) {
 
 define i32 @maybe_probed(i32 %a) {
 ; ON-LABEL:    define i32 @maybe_probed(
-; ON-ALL:        @__massif_stack_pointer(
-; ON-ONLY-NOT:   @__massif_stack_pointer(
+; ON-ALL:        @__massif_stack_enter(
+; ON-ONLY-NOT:   @__massif_stack_enter(
 ; ON:            ret i32 %x
   %x = mul i32 %a, 3
   ret i32 %x

@@ -3,8 +3,10 @@
 Valgrind's, both with --stacks=yes, on the same source built the same way
 (both with frame pointers, as mscc builds).
 
-    stacks.py --mscc=... --clang=... --valgrind=... --opt=-O2 \
-              --slack=BYTES WORKDIR SOURCE...
+    stacks.py --mscc=... --clang=... --valgrind=... --opt="-O2 -flto" \
+              --slack=BYTES WORKDIR SOURCE[+SOURCE...]...
+
+A program of several files names them joined by "+".
 
 Prints one line per program. Probes see whole frames of instrumented code
 at function entry and exit; Valgrind sees every push, including those of
@@ -15,6 +17,7 @@ the deepest point pushes).
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -45,13 +48,15 @@ def main():
     a = ap.parse_args()
     ok = True
     for src in a.sources:
-        name = os.path.basename(src)
-        work = os.path.join(os.path.abspath(a.workdir), name + a.opt)
+        files = [os.path.abspath(f) for f in src.split("+")]
+        name = "+".join(os.path.basename(f) for f in files)
+        opts = shlex.split(a.opt)
+        work = os.path.join(os.path.abspath(a.workdir), name + a.opt.replace(" ", ""))
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        run([a.mscc, a.opt, src, "-o", "native"], work)
+        run([a.mscc] + opts + files + ["-o", "native"], work)
         run([a.clang, "-g", "-gdwarf-4", "-fno-omit-frame-pointer",
-             "-mno-omit-leaf-frame-pointer", a.opt, src, "-o", "vg"], work)
+             "-mno-omit-leaf-frame-pointer"] + opts + files + ["-o", "vg"], work)
         opts = ["--stacks=yes", "--time-unit=B", "--massif-out-file="]
         env = dict(os.environ, MASSIF_OPTIONS=" ".join(opts) + "native.out")
         run(["./native"], work, env)

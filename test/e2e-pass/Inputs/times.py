@@ -5,6 +5,9 @@
                                more than two snapshots)
     times.py stacks F H LO HI  mem_stacks_B of the first snapshot with
                                mem_heap_B=H lies in [LO, HI]
+    times.py descent F         mem_stacks_B never decreases from the start
+                               to the peak snapshot (a program that only
+                               descends before its peak)
     times.py gap F H1 H2 LO HI the time of the first snapshot with
                                mem_heap_B=H2 minus that of the first with
                                mem_heap_B=H1 lies in [LO, HI]; LO and HI may
@@ -43,6 +46,17 @@ def main(argv):
         t2 = next(t for t, h in s if h == h2)
         print(f"gap {t2 - t1} in [{lo}, {hi}]?")
         return 0 if lo <= t2 - t1 <= hi else 1
+    if argv[1] == "descent":
+        text = open(argv[2]).read()
+        snaps = re.findall(r"^mem_stacks_B=(\d+)\nheap_tree=(\w+)", text, re.M)
+        seen = []
+        for b, kind in snaps:
+            seen.append(int(b))
+            if kind == "peak":
+                break
+        drops = [(x, y) for x, y in zip(seen, seen[1:]) if y < x]
+        print(f"{len(seen)} snapshots to the peak; drops: {drops[:5]}")
+        return 0 if seen and not drops else 1
     if argv[1] == "stacks":
         s = snapshots(argv[2], "mem_stacks_B")
         h, lo, hi = int(argv[3]), number(argv[4]), number(argv[5])
