@@ -5,6 +5,10 @@
 ; true (noalias, allocsize, memory effects) are kept.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-alloc -S %s | %FileCheck %s
+;
+; allockind, allocptr and memory() are LLVM 15/16 attributes:
+; alloc-attributes-llvm14.ll is this test in LLVM 14's words.
+; UNSUPPORTED: llvm-14
 
 target triple = "x86_64-unknown-linux-gnu"
 

@@ -2,8 +2,8 @@
 // array, nothrow, over-aligned and sized forms, and a new inside a try block
 // stays an invoke.
 //
-// RUN: %clangxx -O0 -fpass-plugin=%plugin -S -emit-llvm -o - %s | %FileCheck %s
-// RUN: %clangxx -O2 -fpass-plugin=%plugin -S -emit-llvm -o - %s | %FileCheck %s
+// RUN: %clangxx -std=c++17 -fsized-deallocation -O0 -fpass-plugin=%plugin -S -emit-llvm -o - %s | %FileCheck %s
+// RUN: %clangxx -std=c++17 -fsized-deallocation -O2 -fpass-plugin=%plugin -S -emit-llvm -o - %s | %FileCheck %s
 
 #include <new>
 

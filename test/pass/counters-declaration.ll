@@ -2,11 +2,12 @@
 ; massif/abi.h) keeps its declaration, given the pass's TLS model (here,
 ; code for an executable: local-exec). A variable of that
 ; name that is not a thread-local i64 is not the runtime's counter: the
-; module gets no counters rather than wrong ones.
+; module gets no counters rather than wrong ones. (The declared case reads
+; the counter through llvm.threadlocal.address, which LLVM 14 lacks.)
 ;
 ; RUN: split-file %s %t
-; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %t/declared.ll \
-; RUN:   | %FileCheck %s --check-prefix=DECLARED
+; RUN: %if !llvm-14 %{ %opt -load-pass-plugin %plugin -passes=massif-counters -S %t/declared.ll \
+; RUN:   | %FileCheck %s --check-prefix=DECLARED %}
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %t/clash.ll \
 ; RUN:   | %FileCheck %s --check-prefix=CLASH
 

@@ -6,7 +6,8 @@
 ; leaves a loop into a merge, the other sides flush at their ends (but not
 ; a loop's back edge), so no count lives across the loop's calls.
 ;
-; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s \
+; RUN:   | %FileCheck %s --check-prefixes=CHECK,LLVM%llvm_major
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -23,13 +24,14 @@ define i32 @sum(ptr %p, i32 %n) {
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NEXT:    [[ACC:%.*]] = phi i64 [ [[E]], %entry ], [ [[NEXT:%.*]], %loop ]
-; CHECK-NOT:     threadlocal
+; CHECK-NOT:     @__massif_thread_instructions
 ; CHECK:         [[NEXT]] = add i64 [[ACC]], 6
-; CHECK-NOT:     threadlocal
+; CHECK-NOT:     @__massif_thread_instructions
 ; CHECK:       done:
 ; CHECK-NEXT:    [[D:%.*]] = add i64 [[NEXT]], 2
-; CHECK-NEXT:    [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
-; CHECK-NEXT:    [[OLD:%.*]] = load i64, ptr [[C]], align 8, !nosanitize
+; LLVM19-NEXT:   [[C:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_thread_instructions)
+; LLVM19-NEXT:   [[OLD:%.*]] = load i64, ptr [[C]], align 8, !nosanitize
+; LLVM14-NEXT:   [[OLD:%.*]] = load i64, ptr [[C:@__massif_thread_instructions]], align 8, !nosanitize
 ; CHECK-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], [[D]]
 ; CHECK-NEXT:    store i64 [[NEW]], ptr [[C]], align 8, !nosanitize
 ; CHECK-NEXT:    ret i32 %s2
@@ -55,7 +57,7 @@ define void @calls(ptr %p) {
 ; CHECK-NEXT:    [[N:%.*]] = add i64 0, 9
 ; CHECK-NEXT:    call void @llvm.memset
 ; CHECK-NEXT:    call void asm sideeffect "nop"
-; CHECK-NEXT:    call {{.*}}@llvm.threadlocal.address.p0
+; LLVM19-NEXT:   call {{.*}}@llvm.threadlocal.address.p0
 ; CHECK-NEXT:    load i64
 ; CHECK-NEXT:    add i64 {{%.*}}, [[N]]
 ; CHECK-NEXT:    store i64
@@ -84,7 +86,7 @@ define void @merge(i1 %c, i32 %n) {
 ; CHECK:       quiet:
 ; CHECK-NEXT:    [[Q:%.*]] = add i64 {{%.*}}, 2
 ; CHECK-NEXT:    %x = add i32 1, 2
-; CHECK-NEXT:    call {{.*}}@llvm.threadlocal.address.p0
+; LLVM19-NEXT:   call {{.*}}@llvm.threadlocal.address.p0
 ; CHECK-NEXT:    load i64
 ; CHECK-NEXT:    add i64 {{%.*}}, [[Q]]
 ; CHECK-NEXT:    store i64
@@ -113,13 +115,13 @@ join:
 define void @in_loop(i32 %n) {
 ; CHECK-LABEL: define void @in_loop(
 ; CHECK:       quiet:
-; CHECK-NOT:     threadlocal
+; CHECK-NOT:     @__massif_thread_instructions
 ; CHECK:         br label %join
 ; CHECK:       join:
 ; CHECK-NEXT:    phi i64
-; CHECK-NOT:     threadlocal
+; CHECK-NOT:     @__massif_thread_instructions
 ; CHECK:       done:
-; CHECK:         threadlocal
+; CHECK:         @__massif_thread_instructions
 entry:
   br label %head
 head:

@@ -22,7 +22,7 @@ define void @f() {
   ret void
 }
 !llvm.module.flags = !{!0, !1}
-!0 = !{i32 8, !"PIC Level", i32 2}
+!0 = !{i32 7, !"PIC Level", i32 2}
 !1 = !{i32 7, !"PIE Level", i32 2}
 
 ;--- nopic.ll
@@ -37,4 +37,4 @@ define void @f() {
   ret void
 }
 !llvm.module.flags = !{!0}
-!0 = !{i32 8, !"PIC Level", i32 2}
+!0 = !{i32 7, !"PIC Level", i32 2}

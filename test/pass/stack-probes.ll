@@ -1,10 +1,12 @@
 ; Stack probes: after the prologue and before each return, a test of the
-; thread's flag and, when set, a call reporting the stack pointer (at entry
-; the current one, at a return the caller's: the address of the return
-; address plus 8). The hook is preserve_all, so the cold call costs the
+; thread's flag and, when set, a call to the runtime, enter or leave, with
+; the stack pointer and the caller's (the address of the return address
+; plus 8). The hook is preserve_all, so the cold call costs the
 ; function no register. -O0 (optnone) code calls the hook unconditionally.
+; LLVM 16 and later reach the flag through llvm.threadlocal.address.
 ;
-; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s | %FileCheck %s
+; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s \
+; RUN:   | %FileCheck %s --check-prefixes=CHECK,LLVM%llvm_major
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -18,24 +20,29 @@ declare void @use(ptr)
 
 define i32 @plain(i32 %a) {
 ; CHECK-LABEL: define i32 @plain(
-; CHECK-NEXT:    [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; CHECK-NEXT:    [[ON:%.*]] = load i8, ptr [[FA]], align 1
+; LLVM19-NEXT:   [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; LLVM19-NEXT:   [[ON:%.*]] = load i8, ptr [[FA]], align 1
+; LLVM14-NEXT:   [[ON:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
 ; CHECK-NEXT:    [[C:%.*]] = icmp ne i8 [[ON]], 0
 ; CHECK-NEXT:    br i1 [[C]], label %[[PROBE:.*]], label %[[BODY:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       [[PROBE]]:
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
+; CHECK-NEXT:    [[ERA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    [[ECALLER:%.*]] = getelementptr i8, ptr [[ERA]], i64 8
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_enter(ptr [[SP]], ptr [[ECALLER]])
 ; CHECK-NEXT:    br label %[[BODY]]
 ; CHECK:       [[BODY]]:
 ; CHECK-NEXT:    %x = call i32 @g(i32 %a)
-; CHECK-NEXT:    [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; CHECK-NEXT:    [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
+; LLVM19-NEXT:   [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; LLVM19-NEXT:   [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
+; LLVM14-NEXT:   [[ON2:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
 ; CHECK-NEXT:    [[C2:%.*]] = icmp ne i8 [[ON2]], 0
 ; CHECK-NEXT:    br i1 [[C2]], label %[[XPROBE:.*]], label %[[RET:.*]], !prof [[UNLIKELY]]
 ; CHECK:       [[XPROBE]]:
+; CHECK-NEXT:    [[XSP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
 ; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[CALLER]])
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_leave(ptr [[XSP]], ptr [[CALLER]])
 ; CHECK-NEXT:    br label %[[RET]]
 ; CHECK:       [[RET]]:
 ; CHECK-NEXT:    ret i32 %x
@@ -51,8 +58,9 @@ define void @allocas(i32 %a) {
 ; CHECK-NEXT:    store i32 %a, ptr %slot, align 4
 ; CHECK-NEXT:    %buf = alloca [64 x i8], align 1
 ; CHECK-NEXT:    store i32 7, ptr %slot, align 4
-; CHECK-NEXT:    call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; LLVM19-NEXT:   call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
+; LLVM14-NEXT:   load i8, ptr @__massif_stack_probes_on
+; CHECK:         call preserve_allcc void @__massif_stack_enter(
 ; CHECK:         call void @use(ptr %buf)
   %slot = alloca i32
   store i32 %a, ptr %slot
@@ -67,7 +75,7 @@ define void @allocas(i32 %a) {
 define i32 @sibling(i32 %a) {
 ; CHECK-LABEL: define i32 @sibling(
 ; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
-; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; CHECK:         call preserve_allcc void @__massif_stack_leave(
 ; CHECK-NEXT:    br label %[[TAIL:.*]]
 ; CHECK:       [[TAIL]]:
 ; CHECK-NEXT:    %r = tail call i32 @g(i32 %a)
@@ -88,7 +96,7 @@ define i32 @not_sibling(i32 %a) {
 define i32 @must(i32 %a) {
 ; CHECK-LABEL: define i32 @must(
 ; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
-; CHECK:         call preserve_allcc void @__massif_stack_pointer(
+; CHECK:         call preserve_allcc void @__massif_stack_leave(
 ; CHECK-NEXT:    br label %[[TAIL:.*]]
 ; CHECK:       [[TAIL]]:
 ; CHECK-NEXT:    %r = musttail call i32 @must(i32 %a)
@@ -100,8 +108,9 @@ define i32 @must(i32 %a) {
 ; Every return gets its probe.
 define i32 @two_returns(i1 %c) {
 ; CHECK-LABEL: define i32 @two_returns(
-; CHECK-COUNT-3: call preserve_allcc void @__massif_stack_pointer(
-; CHECK-NOT:     @__massif_stack_pointer(
+; CHECK:         call preserve_allcc void @__massif_stack_enter(
+; CHECK-COUNT-2: call preserve_allcc void @__massif_stack_leave(
+; CHECK-NOT:     @__massif_stack_{{enter|leave}}(
 ; CHECK:         ret i32 2
 entry:
   br i1 %c, label %one, label %two
@@ -118,11 +127,14 @@ define i32 @at_O0(i32 %a) noinline optnone {
 ; CHECK-LABEL: define i32 @at_O0(
 ; CHECK-NEXT:    %retval = alloca i32, align 4
 ; CHECK-NEXT:    store i32 %a, ptr %retval, align 4
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave.p0()
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[SP]])
+; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
+; CHECK-NEXT:    [[ERA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    [[ECALLER:%.*]] = getelementptr i8, ptr [[ERA]], i64 8
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_enter(ptr [[SP]], ptr [[ECALLER]])
+; CHECK-NEXT:    [[XSP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
 ; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_pointer(ptr [[CALLER]])
+; CHECK-NEXT:    call preserve_allcc void @__massif_stack_leave(ptr [[XSP]], ptr [[CALLER]])
 ; CHECK-NEXT:    %r = load i32, ptr %retval, align 4
 ; CHECK-NEXT:    ret i32 %r
   %retval = alloca i32
@@ -140,5 +152,6 @@ define void @bare() naked {
   unreachable
 }
 
-; CHECK: declare preserve_allcc void @__massif_stack_pointer(ptr)
+; CHECK: declare preserve_allcc void @__massif_stack_enter(ptr, ptr)
+; CHECK: declare preserve_allcc void @__massif_stack_leave(ptr, ptr)
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
