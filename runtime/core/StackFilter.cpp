@@ -99,6 +99,8 @@ void StackFilter::init(const Options &O, const Symbolizer &S) {
 }
 
 const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
+  if (Sym.FunctionName)
+    return Sym.FunctionName(Sym.Ctx, Pc);
   if (!Sym.Describe)
     return nullptr;
   FrameInfo Frames[MaxInlineFrames];

@@ -33,6 +33,12 @@ struct Symbolizer {
   /// Max >= 1 (a frame with all fields null when nothing is known).
   uint32_t (*Describe)(void *Ctx, uint64_t Pc, FrameInfo *Out, uint32_t Max);
   void *Ctx;
+  /// Optional: the name of the out-of-line function at Pc, the Function of
+  /// the last frame Describe gives, or null. The model asks only this of
+  /// frames it classifies but does not print, so a symbolizer can answer
+  /// from the symbol table without reading the debug information. When
+  /// null, the model calls Describe.
+  const char *(*FunctionName)(void *Ctx, uint64_t Pc) = nullptr;
 };
 
 } // namespace massif

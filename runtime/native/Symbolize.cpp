@@ -10,7 +10,14 @@
 // dlclose has unloaded since (Modules.h), from their files. Per module, the
 // function symbols (SymbolTable.h) and the address ranges of the compile
 // units are indexed once, so that each address costs two binary searches
-// plus libdw's line and scope lookups within one unit. Debug files are
+// plus libdw's line and scope lookups within one unit.
+//
+// A module's DWARF is opened only when one of its addresses is printed.
+// The model names every frame of every stack to classify it, but prints
+// only the frames above main: asking those others for the function name
+// alone (functionName) reads the symbol table and nothing else. That
+// matters for libc, whose separate debug file is compressed: opening its
+// DWARF inflates tens of megabytes. Debug files are
 // found locally only (build-id under /usr/lib/debug, then .gnu_debuglink):
 // libdwfl's standard finder would load the debuginfod client, whose
 // libraries allocate in the profile and add TLS modules to the process.
@@ -39,10 +46,13 @@ using namespace massif::native;
 
 namespace {
 
-/// The frames of one address, innermost first.
+/// What is known of one address: the out-of-line function's name, and
+/// once described, its frames, innermost first.
 struct CacheEntry {
   uint64_t Pc;
-  uint32_t NumFrames;
+  const char *Name;
+  bool NameKnown;
+  uint32_t NumFrames; ///< 0 until described
   FrameInfo *Frames;
 };
 
@@ -224,8 +234,10 @@ uint32_t callLine(Dwarf_Die *Inlined) {
 }
 
 /// What is indexed once per module, kept in libdwfl's per-module slot.
+/// The symbols come first; the DWARF when an address is described.
 struct ModuleData {
   SymbolTable *Symbols;
+  bool DwarfOpened;
   DebugIndex *Debug;
   Dwarf *Dw;
   Dwarf_Addr Bias;
@@ -243,10 +255,28 @@ ModuleData *moduleData(Dwfl_Module *Mod) {
     return nullptr;
   M->Object = copyName(Name);
   M->Symbols = buildSymbolTable(Mod);
-  M->Dw = dwfl_module_getdwarf(Mod, &M->Bias);
-  M->Debug = M->Dw ? buildDebugIndex(M->Dw) : nullptr;
   *Slot = M;
   return M;
+}
+
+/// Opens the module's DWARF and indexes it, once.
+void openDwarf(Dwfl_Module *Mod, ModuleData &M) {
+  if (M.DwarfOpened)
+    return;
+  M.DwarfOpened = true;
+  M.Dw = dwfl_module_getdwarf(Mod, &M.Bias);
+  M.Debug = M.Dw ? buildDebugIndex(M.Dw) : nullptr;
+}
+
+/// The module of Pc, reporting the process's mappings again when no known
+/// module has it (a library loaded since). Null when none does.
+Dwfl_Module *moduleOf(uint64_t Pc) {
+  if (!ensureSession())
+    return nullptr;
+  Dwfl_Module *Mod = dwfl_addrmodule(State.Session, Pc);
+  if (!Mod && reportModules(false))
+    Mod = dwfl_addrmodule(State.Session, Pc);
+  return Mod;
 }
 
 /// The compile unit containing Pc (a runtime address): from the index, or
@@ -282,23 +312,22 @@ int scopesOf(const ModuleData &M, Dwarf_Die *Cu, Dwarf_Addr A,
   return N > 0 ? N : 0;
 }
 
+/// The demangled name of the ELF symbol covering Pc in M, or null.
+const char *symbolName(const ModuleData &M, uint64_t Pc) {
+  const char *SymName = symbolAt(M.Symbols, Pc);
+  return SymName ? demangle(SymName) : nullptr;
+}
+
 /// Fills Out (capacity MaxInlineFrames) with the frames of Pc.
 uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
-  if (!ensureSession())
-    return 1;
-  Dwfl_Module *Mod = dwfl_addrmodule(State.Session, Pc);
-  if (!Mod && reportModules(false))
-    Mod = dwfl_addrmodule(State.Session, Pc);
-  if (!Mod)
-    return 1;
-
-  ModuleData *M = moduleData(Mod);
+  Dwfl_Module *Mod = moduleOf(Pc);
+  ModuleData *M = Mod ? moduleData(Mod) : nullptr;
   if (!M)
     return 1;
+  openDwarf(Mod, *M);
   const char *Object = M->Object;
-  const char *SymName = symbolAt(M->Symbols, Pc);
-  const char *RealName = SymName ? demangle(SymName) : nullptr;
+  const char *RealName = symbolName(*M, Pc);
 
   Dwarf_Addr Bias = 0;
   Dwarf_Die CuMem;
@@ -369,31 +398,49 @@ bool growTable() {
   return true;
 }
 
-uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
-  if (Max == 0)
-    return 0;
-  if ((State.Count + 1) * 2 > State.Capacity && !growTable()) {
-    Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
-    return 1;
-  }
+/// The cache entry of Pc, created empty when new; null when memory ran out.
+CacheEntry *entryOf(uint64_t Pc) {
+  if ((State.Count + 1) * 2 > State.Capacity && !growTable())
+    return nullptr;
   uint32_t Mask = State.Capacity - 1;
   uint32_t Slot = hashPc(Pc) & Mask;
   while (State.Table[Slot] && State.Table[Slot]->Pc != Pc)
     Slot = (Slot + 1) & Mask;
-  CacheEntry *E = State.Table[Slot];
-  if (!E) {
-    FrameInfo Frames[MaxInlineFrames];
-    uint32_t N = describeUncached(Pc, Frames);
-    E = (CacheEntry *)arenaAllocate(sizeof(CacheEntry));
-    FrameInfo *Copy = (FrameInfo *)arenaAllocate(N * sizeof(FrameInfo));
-    if (!E || !Copy) {
-      Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
-      return 1;
-    }
-    memcpy(Copy, Frames, N * sizeof(FrameInfo));
-    *E = CacheEntry{Pc, N, Copy};
+  if (!State.Table[Slot]) {
+    auto *E = (CacheEntry *)arenaAllocate(sizeof(CacheEntry));
+    if (!E)
+      return nullptr;
+    *E = CacheEntry{Pc, nullptr, false, 0, nullptr};
     State.Table[Slot] = E;
     ++State.Count;
+  }
+  return State.Table[Slot];
+}
+
+/// Describes E's address into E, once. False when memory ran out.
+bool describeEntry(CacheEntry &E) {
+  if (E.NumFrames)
+    return true;
+  FrameInfo Frames[MaxInlineFrames];
+  uint32_t N = describeUncached(E.Pc, Frames);
+  auto *Copy = (FrameInfo *)arenaAllocate(N * sizeof(FrameInfo));
+  if (!Copy)
+    return false;
+  memcpy(Copy, Frames, N * sizeof(FrameInfo));
+  E.Frames = Copy;
+  E.NumFrames = N;
+  E.Name = Copy[N - 1].Function;
+  E.NameKnown = true;
+  return true;
+}
+
+uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
+  if (Max == 0)
+    return 0;
+  CacheEntry *E = entryOf(Pc);
+  if (!E || !describeEntry(*E)) {
+    Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    return 1;
   }
   // Keep the innermost frames and always the out-of-line one, last.
   uint32_t N = E->NumFrames < Max ? E->NumFrames : Max;
@@ -402,7 +449,24 @@ uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
   return N;
 }
 
-const Symbolizer TheSymbolizer = {describe, nullptr};
+/// The out-of-line function's name at Pc from the symbol table alone; an
+/// address no symbol covers is described in full, for its DWARF name.
+const char *functionName(void *, uint64_t Pc) {
+  CacheEntry *E = entryOf(Pc);
+  if (!E)
+    return nullptr;
+  if (!E->NameKnown) {
+    Dwfl_Module *Mod = moduleOf(Pc);
+    ModuleData *M = Mod ? moduleData(Mod) : nullptr;
+    E->Name = M ? symbolName(*M, Pc) : nullptr;
+    E->NameKnown = E->Name || !M;
+    if (!E->NameKnown && !describeEntry(*E))
+      return nullptr;
+  }
+  return E->Name;
+}
+
+const Symbolizer TheSymbolizer = {describe, nullptr, functionName};
 
 using DemangleFn = char *(*)(const char *, char *, size_t *, int *);
 

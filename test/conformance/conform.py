@@ -16,7 +16,8 @@ are the two work directories.
 Each side must write exactly --files profile files (default 1; 0 for a run
 that must write none), found with the out-file pattern (%p, %n and %q{..}
 match anything). Several files (a fork) are paired in the order they were
-written, which the program fixes (e.g. the child exits before the parent).
+written, which the program fixes (e.g. the child exits before the parent);
+files written within one tick of the file clock pair by equal reports.
 --stderr compares the lines of both stderrs that match REGEX, once the
 "==PID== " and "massif: " prefixes are gone (error texts). The programs'
 exit statuses (a signal counts as -N) and standard outputs must match.
@@ -100,6 +101,22 @@ def stderr_lines(text, regex):
     return [l for l in lines if re.search(regex, l)]
 
 
+def pair_reports(nf, vf, msp, work):
+    """Pairs the native files with Valgrind's, both in the order written,
+    as (native, valgrind, native report, valgrind report). File times are
+    only as fine as the kernel's clock tick, so two files written within
+    one tick may come in either order: each Valgrind report takes an equal
+    native one when there is one, else the first left."""
+    left = [(f, report(f, msp, work)) for f in nf]
+    pairs = []
+    for rf in vf[:len(nf)]:
+        ref = report(rf, msp, work)
+        k = next((k for k, (_, t) in enumerate(left) if t == ref), 0)
+        mf, mine = left.pop(k)
+        pairs.append((mf, rf, mine, ref))
+    return pairs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", action="store_true")
@@ -167,8 +184,7 @@ def main():
                   + " ".join(os.path.basename(f) for f in files))
             ok = False
     msp = shlex.split(a.ms_print_args)
-    for i, (mf, rf) in enumerate(zip(nf, vf)):
-        mine, ref = report(mf, msp, work), report(rf, msp, work)
+    for i, (mf, rf, mine, ref) in enumerate(pair_reports(nf, vf, msp, work)):
         if mine != ref:
             print(f"profile {i + 1}: {os.path.basename(rf)} (valgrind) vs "
                   f"{os.path.basename(mf)} (native)")
