@@ -2,7 +2,8 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// The slow paths of Mutex: a short spin (the model's critical sections are a
+// The paths of Mutex once the process has threads: a compare-and-swap, a
+// short spin (the model's critical sections are a
 // few hundred nanoseconds) and then FUTEX_WAIT, so a thread that waits while
 // the profile is being written does not burn a core.
 //
@@ -24,7 +25,7 @@ static void futexWake(uint32_t *Addr) {
   syscall(SYS_futex, Addr, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
-void Mutex::lock() {
+void Mutex::lockShared() {
   uint32_t Expected = 0;
   if (__atomic_compare_exchange_n(&State, &Expected, 1u, false,
                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
@@ -43,7 +44,7 @@ void Mutex::lock() {
     futexWait(&State, 2);
 }
 
-void Mutex::unlock() {
+void Mutex::unlockShared() {
   if (__atomic_exchange_n(&State, 0u, __ATOMIC_RELEASE) == 2)
     futexWake(&State);
 }

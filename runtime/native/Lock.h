@@ -7,12 +7,21 @@
 // constant-initialised, never allocates and never calls into pthreads, so it
 // can guard the model from inside malloc, and a forked child can reset it.
 //
+// While the process has one thread, no other can contend: glibc's
+// __libc_single_threaded says so (it turns false in every thread creation,
+// glibc's internal ones included, before the new thread runs, and never
+// back), and lock and unlock are then plain stores, as glibc's own malloc
+// skips its atomics. A mutex taken that way and released after a second
+// thread appeared is released correctly: the state word is the same.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MASSIF_NATIVE_LOCK_H
 #define MASSIF_NATIVE_LOCK_H
 
 #include <stdint.h>
+
+extern "C" char __libc_single_threaded; // glibc 2.32+
 
 namespace massif {
 namespace native {
@@ -22,14 +31,31 @@ public:
   constexpr Mutex() = default;
 
   /// Blocks until the mutex is held; spins briefly before sleeping.
-  void lock();
+  void lock() {
+    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+      __atomic_store_n(&State, 1u, __ATOMIC_RELAXED);
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      return;
+    }
+    lockShared();
+  }
   /// Releases the mutex, waking one waiter if there is one.
-  void unlock();
+  void unlock() {
+    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      __atomic_store_n(&State, 0u, __ATOMIC_RELAXED);
+      return;
+    }
+    unlockShared();
+  }
   /// Forces the unlocked state (for a forked child, whose other threads are
   /// gone and cannot release what they held).
   void reset() { __atomic_store_n(&State, 0u, __ATOMIC_RELAXED); }
 
 private:
+  void lockShared();
+  void unlockShared();
+
   uint32_t State = 0; // 0 unlocked, 1 locked, 2 locked with waiters
 };
 
