@@ -64,6 +64,11 @@ bool lowerClientRequests(llvm::Module &M, const FunctionFilter &Filter);
 /// Forces frame pointers in every function defined in \p M.
 bool forceFramePointers(llvm::Module &M);
 
+/// If \p M defines main, makes main store its frame address into the
+/// runtime's MASSIF_ABI_MAIN_FRAME_SYMBOL as it starts, so stack walks can
+/// stop there. Returns whether \p M changed.
+bool markMainFrame(llvm::Module &M);
+
 /// Makes \p M reference the runtime's ABI version symbol, so that linking it
 /// against a missing or mismatched runtime fails. Returns whether \p M
 /// changed (it does not if \p M defines no function, or already has the
@@ -121,6 +126,12 @@ struct ClientRequestsPass : llvm::PassInfoMixin<ClientRequestsPass> {
 
 /// "massif-frame-pointers": forceFramePointers.
 struct FramePointersPass : llvm::PassInfoMixin<FramePointersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "massif-main-frame": markMainFrame.
+struct MainFramePass : llvm::PassInfoMixin<MainFramePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };

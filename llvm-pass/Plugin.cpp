@@ -40,6 +40,7 @@ PreservedAnalyses massif::MassifPass::run(Module &M, ModuleAnalysisManager &) {
   if (stackProbesRequested())
     Changed |= addStackProbes(M, Filter);
   Changed |= forceFramePointers(M);
+  Changed |= markMainFrame(M);
   Changed |= addVersionReference(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
@@ -54,6 +55,8 @@ static bool parseMassifPipeline(StringRef Name, ModulePassManager &MPM,
     MPM.addPass(massif::ClientRequestsPass());
   else if (Name == "massif-frame-pointers")
     MPM.addPass(massif::FramePointersPass());
+  else if (Name == "massif-main-frame")
+    MPM.addPass(massif::MainFramePass());
   else if (Name == "massif-version")
     MPM.addPass(massif::VersionCheckPass());
   else if (Name == "massif-counters")

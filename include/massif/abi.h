@@ -41,6 +41,10 @@
  * --stacks=yes is given. Probed modules define the marker
  * MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
  *
+ * main's frame. The module that defines main makes it store its frame
+ * address into MASSIF_ABI_MAIN_FRAME_SYMBOL as it starts; the runtime's
+ * stack walk stops at that frame, where Massif cuts the stack anyway.
+ *
  * Valgrind client requests. The pass replaces the inline assembly of
  * valgrind.h's client-request macro (amd64) with a call to
  * __massif_client_request, with the same request block and default, so
@@ -116,6 +120,12 @@ extern __thread unsigned char __massif_stack_probes_on;
 
 /* Defined (link-once, one per image) by every module built with probes. */
 #define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
+
+/* Defined by the runtime, and weakly by the module that defines main:
+ * main's frame address once main has started (set by main itself, see
+ * above), else null. */
+#define MASSIF_ABI_MAIN_FRAME_SYMBOL "__massif_main_frame"
+extern void *__massif_main_frame;
 
 /* Stack probes. A function's frame is allocated (enter) or about to go
  * (leave). StackPointer is the function's (below its frame);

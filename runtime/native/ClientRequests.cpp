@@ -43,12 +43,6 @@ bool active() {
   return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
 }
 
-/// The stack above \p EntryFrame, interned.
-StackId captureAt(ThreadState &T, const void *EntryFrame) {
-  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi};
-  return captureStackId(Start, *TheModel.Depot, TheModel.CaptureMax);
-}
-
 } // namespace
 
 extern "C" MASSIF_EXPORT unsigned long long
@@ -64,7 +58,7 @@ __massif_client_request(unsigned long long *Args, unsigned long long Default) {
   // Capture before the lock, as every event does.
   StackId Stack = 0;
   if (Code != FreeLikeBlock)
-    Stack = captureAt(*T, __builtin_frame_address(0));
+    Stack = captureAndIntern(*T, __builtin_frame_address(0));
   {
     MutexLock L(TheModel.Lock);
     if (active()) {

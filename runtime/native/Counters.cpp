@@ -105,9 +105,8 @@ void afterForkChild() {
 
 } // namespace
 
-void native::registerThreadCounter() {
-  if (Mine || Exited)
-    return;
+/// The registration itself, once per thread.
+__attribute__((noinline)) static void registerSlow() {
   // pthread_atfork and pthread_setspecific may allocate: keep that out of
   // the profile (and out of this lock).
   ThreadState &T = TheThread;
@@ -144,6 +143,12 @@ void native::registerThreadCounter() {
   T.InRuntime = Was;
 }
 
+void native::registerThreadCounter() {
+  if (__builtin_expect(Mine || Exited, 1))
+    return;
+  registerSlow();
+}
+
 bool native::instructionCountersLinked() {
   return &CountersLinkedMarker != nullptr;
 }
@@ -152,6 +157,10 @@ bool native::instructionCountersLinked() {
 /// clock for --time-unit=i.
 extern "C" MASSIF_EXPORT uint64_t __massif_instructions_total(void) {
   registerThreadCounter();
+  // No thread was ever created: this one is the only one counting, and
+  // nobody can race with its reading.
+  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) && Mine)
+    return ExitedTotal + __massif_thread_instructions;
   MutexLock L(RegistryLock);
   uint64_t Sum = ExitedTotal;
   for (const Slot *S = Live; S; S = S->Next)

@@ -20,6 +20,7 @@
 
 #include "Arena.h"
 #include "Lifecycle.h"
+#include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
 #include "Runtime.h"
@@ -189,6 +190,13 @@ RuntimeState initialise() {
   TheModel.CaptureMax =
       Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
   TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
+  // Stacks may end at main when Massif cuts there: main is named (a
+  // stripped program's stacks go on to the frames below main) and is no
+  // --alloc-fn (then the frame below it is kept).
+  TheModel.StopAtMain = executableHasSymbolTable();
+  for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
+    if (strcmp(O->AllocFns.Items[I], "main") == 0)
+      TheModel.StopAtMain = false;
   Prof->startup();
 
   OwnerPid = getpid();

@@ -326,3 +326,25 @@ int native::dlcloseNotingModules(int (*Real)(void *), void *Handle) {
   dropSnapshot(Before);
   return Result;
 }
+
+bool native::executableHasSymbolTable() {
+  int Fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  bool Found = false;
+  ElfW(Ehdr) Header;
+  if (pread(Fd, &Header, sizeof(Header), 0) == (ssize_t)sizeof(Header) &&
+      memcmp(Header.e_ident, ELFMAG, SELFMAG) == 0 &&
+      Header.e_shentsize == sizeof(ElfW(Shdr))) {
+    for (uint32_t I = 0; I < Header.e_shnum && !Found; ++I) {
+      ElfW(Shdr) Section;
+      if (pread(Fd, &Section, sizeof(Section),
+                (off_t)(Header.e_shoff + (uint64_t)I * sizeof(Section))) !=
+          (ssize_t)sizeof(Section))
+        break;
+      Found = Section.sh_type == SHT_SYMTAB;
+    }
+  }
+  close(Fd);
+  return Found;
+}

@@ -57,6 +57,11 @@ void initModules();
 /// the frame-pointer ranges. Cheap after the first call for an object.
 void noteModule(const dl_phdr_info &Info);
 
+/// Whether the executable's file has a symbol table (.symtab), so that
+/// its main will be named "main" and Massif's cut below main applies.
+/// Reads the file's section headers; no allocation.
+bool executableHasSymbolTable();
+
 /// An object unloaded by dlclose before the profile was written.
 struct ClosedModule {
   const char *Path; ///< as /proc/self/maps named it

@@ -14,6 +14,8 @@
 
 #include "Unwind.h"
 
+#include "massif/abi.h"
+
 #include <dlfcn.h>
 
 using namespace massif;
@@ -46,8 +48,15 @@ static size_t libcUsableSize(void *P) {
   return Fn(P);
 }
 
-static StackId captureAndIntern(ThreadState &T, const void *EntryFrame) {
-  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi};
+// main's frame once main has started; main sets it (llvm-pass/MainFrame.cpp).
+extern "C" MASSIF_EXPORT void *__massif_main_frame = nullptr;
+
+StackId native::captureAndIntern(ThreadState &T, const void *EntryFrame) {
+  uintptr_t Stop =
+      TheModel.StopAtMain
+          ? (uintptr_t)__atomic_load_n(&__massif_main_frame, __ATOMIC_RELAXED)
+          : 0;
+  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi, Stop};
   return captureStackId(Start, *TheModel.Depot, TheModel.CaptureMax);
 }
 

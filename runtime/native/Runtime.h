@@ -79,6 +79,9 @@ struct Model {
   Profile *Prof;
   uint32_t CaptureMax; ///< frames to capture: --depth + 50, capped
   uint64_t MallocAlignB; ///< --alignment, the alignment of plain malloc
+  /// Stacks end at main's frame: Massif cuts below main, unless main is
+  /// an --alloc-fn (then one frame below it is kept).
+  bool StopAtMain;
 };
 
 extern Model TheModel;
@@ -118,6 +121,10 @@ MASSIF_ALWAYS_INLINE void endEvent(ThreadState &T) {
   if (__builtin_expect(__atomic_load_n(&PendingSignal, __ATOMIC_RELAXED), 0))
     deliverPendingSignal();
 }
+
+/// The stack above EntryFrame, the frame of the runtime function the
+/// program called, interned. Call before taking the model's lock.
+StackId captureAndIntern(ThreadState &T, const void *EntryFrame);
 
 /// Records a new block of ReqB bytes at P (non-null) aligned to AlignB (0 for
 /// malloc's alignment), charged to the stack above EntryFrame.

@@ -28,6 +28,7 @@
 #include "Modules.h"
 
 #include <pthread.h>
+#include <string.h>
 
 extern "C" void *__libc_stack_end; // the main thread's initial stack pointer
 
@@ -102,15 +103,27 @@ bool unchanged(const uintptr_t *Addr, const uintptr_t *Value, uint32_t Count,
   return Same;
 }
 
-/// Whether the stack still holds every word of a log whose addresses are
-/// known to lie in the stack bounds (the same bounds as when recorded).
-bool sameWords(const uintptr_t *Addr, const uintptr_t *Value,
-               uint32_t Count) {
-  uintptr_t Diff = 0;
-  for (uint32_t I = 0; I < Count; ++I)
-    Diff |= *(const uintptr_t *)Addr[I] ^ Value[I];
-  return Diff == 0;
-}
+/// Two adjacent stack words: a frame's saved frame pointer and return
+/// address, compared in one 16-byte load.
+typedef uint64_t WordPair __attribute__((vector_size(16)));
+
+/// The frame records the frame-pointer walk read: Value[I] is the pair at
+/// Addr[I]. The arrays belong to a memo.
+struct PairLog {
+  uintptr_t *Addr;
+  WordPair *Value;
+  uint32_t Count, Cap;
+  bool Overflow;
+
+  void add(uintptr_t A, uintptr_t Next, uintptr_t Ret) {
+    if (Count == Cap) {
+      Overflow = true;
+      return;
+    }
+    Addr[Count] = A;
+    Value[Count++] = WordPair{Next, Ret};
+  }
+};
 
 /// Stack memory the walk may read: [Lo, Hi). Reads go to the logs set.
 struct Bounds {
@@ -292,42 +305,73 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// outward, with every stack word the walk read after it: when the next
 /// capture starts in the same state (the same call site, at the same stack
 /// position) and the stack still holds those words, the walk would read
-/// and find the same, so the recorded frames are copied instead. The check
-/// loads words whose addresses are known in advance, in parallel; the walk
-/// loads each frame pointer from the one before. A loop allocating at one
-/// site, or a function called from one, hits every time.
-constexpr uint32_t TailMaxFrames = 64, TailMaxReads = 128, NumTailSlots = 4;
+/// and find the same, so the recorded frames are copied instead, or, when
+/// only the stack's id is wanted, the id interned last time is returned.
+/// The check loads words whose addresses are known in advance, in
+/// parallel, a frame record (saved frame pointer and return address) in
+/// one 16-byte load; the walk loads each frame pointer from the one before.
+/// A loop allocating at one site, or a function called from one, hits
+/// every time.
+constexpr uint32_t TailMaxFrames = 64, TailMaxPairs = 64, TailMaxSingles = 64;
+constexpr uint32_t NumTailSlots = 4;
 struct TailMemo {
   uintptr_t Ip, Sp, Bp;
+  uintptr_t Stop; // UnwindStart::StopFrame, which decides where it ended
   bool Valid;
   uint32_t Generation;
-  uint32_t NumFrames, NumReads;
+  uint32_t NumFrames, NumPairs, NumSingles;
   StackIdMemo Ids; // for captureStackId
   uint64_t Pcs[TailMaxFrames];
-  uintptr_t ReadAddr[TailMaxReads];
-  uintptr_t ReadValue[TailMaxReads];
+  WordPair PairValue[TailMaxPairs];
+  uintptr_t PairAddr[TailMaxPairs];
+  uintptr_t SingleAddr[TailMaxSingles];
+  uintptr_t SingleValue[TailMaxSingles];
 };
 
 __thread TailMemo TheTails[NumTailSlots]
     __attribute__((tls_model("initial-exec")));
 
-/// captureStack, telling which tail memo it used (Hit) or recorded (not
-/// Hit); Used is null when neither.
-uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
-                 TailMemo *&Used, bool &Hit) {
-  Used = nullptr;
-  Hit = false;
+/// Whether the stack still holds every word T read (its addresses lie in
+/// the stack bounds, the same as when recorded).
+bool sameTail(const TailMemo &T) {
+  WordPair Diff2 = {0, 0};
+  for (uint32_t I = 0; I < T.NumPairs; ++I) {
+    WordPair W;
+    memcpy(&W, (const void *)T.PairAddr[I], sizeof(W));
+    Diff2 |= W ^ T.PairValue[I];
+  }
+  uintptr_t Diff = Diff2[0] | Diff2[1];
+  for (uint32_t I = 0; I < T.NumSingles; ++I)
+    Diff |= *(const uintptr_t *)T.SingleAddr[I] ^ T.SingleValue[I];
+  return Diff == 0;
+}
+
+/// What a capture found: the frames, and the tail memo it replayed (Hit)
+/// or recorded; Memo is null when neither. With IdOnly, a replayed memo
+/// whose id is known for these first frames leaves the frames after them
+/// unwritten and sets Known.
+struct CaptureResult {
+  uint32_t N;
+  TailMemo *Memo;
+  bool Hit;
+  StackId Known;
+};
+
+CaptureResult capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
+                      bool IdOnly) {
+  CaptureResult Res = {0, nullptr, false, 0};
   if (Max == 0)
-    return 0;
+    return Res;
   // Frame 0: the entry point's own frame (the runtime keeps frame pointers)
   // holds the return address into its caller.
   const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
   Regs R = {Entry[1], (uintptr_t)Entry + 16, Entry[0], false};
   Pcs[0] = R.Ip - 1;
+  Res.N = 1;
   // Bounds that do not contain the entry frame (a signal handler on an
   // alternate stack) say nothing about the frames above it.
   if (!onStack(Start, Start.EntryFrame))
-    return 1;
+    return Res;
   Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr, nullptr};
   uint32_t N = 1;
   if (Start.ResumeFrame) {
@@ -335,9 +379,10 @@ uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
     // from that function's frame to the entry point's caller.
     const uintptr_t *Resume = (const uintptr_t *)Start.ResumeFrame;
     if (!onStack(Start, Resume) || Resume < Entry || N == Max)
-      return N;
+      return Res;
     R = Regs{Resume[1], (uintptr_t)Resume + 16, Resume[0], false};
     Pcs[N++] = R.Ip - 1;
+    Res.N = N;
   }
   if (__builtin_expect(
           __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0, 0))
@@ -348,18 +393,28 @@ uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
   TailMemo &T =
       TheTails[((R.Ip ^ (R.Sp << 7)) * 0x9E3779B97F4A7C15ull) >> 62];
   if (T.Valid && T.Ip == R.Ip && T.Sp == R.Sp && T.Bp == R.Bp &&
-      N + T.NumFrames <= Max && T.Generation == ruleGeneration() &&
-      sameWords(T.ReadAddr, T.ReadValue, T.NumReads)) {
+      T.Stop == Start.StopFrame && N + T.NumFrames <= Max && T.Generation == ruleGeneration() &&
+      sameTail(T)) {
+    Res.Memo = &T;
+    Res.Hit = true;
+    const StackIdMemo &Ids = T.Ids;
+    if (IdOnly && Ids.Id && Ids.NumHead == N && Pcs[0] == Ids.Head[0] &&
+        (N < 2 || Pcs[1] == Ids.Head[1])) {
+      Res.Known = Ids.Id;
+      return Res;
+    }
     for (uint32_t I = 0; I < T.NumFrames; ++I)
       Pcs[N++] = T.Pcs[I];
-    Used = &T;
-    Hit = true;
-    return N;
+    Res.N = N;
+    return Res;
   }
   // Walk, recording what is read for the next capture from this state.
-  uintptr_t TailAddr[TailMaxReads], TailValue[TailMaxReads];
-  ReadLog Tail = {TailAddr, TailValue, 0, TailMaxReads, false};
-  B.TailLog = &Tail;
+  uintptr_t SingleAddr[TailMaxSingles], SingleValue[TailMaxSingles];
+  ReadLog Singles = {SingleAddr, SingleValue, 0, TailMaxSingles, false};
+  uintptr_t PairAddr[TailMaxPairs];
+  WordPair PairValue[TailMaxPairs];
+  PairLog Pairs = {PairAddr, PairValue, 0, TailMaxPairs, false};
+  B.TailLog = &Singles;
   Regs Key = R;
   uint32_t Generation = ruleGeneration();
 
@@ -370,17 +425,19 @@ uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
   // and stores into Pcs would otherwise force it back to memory each frame).
   uintptr_t Ip = R.Ip, Sp = R.Sp, Bp = R.Bp;
   const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
+  const uintptr_t Stop = Start.StopFrame;
   for (;;) {
     bool Broken = false;
     while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
-      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax) {
+      // Bp is the frame of the function Ip returns into: at main's, the
+      // last frame Massif keeps is stored.
+      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax || Bp == Stop) {
         Broken = true;
         break;
       }
       uintptr_t Next = ((const uintptr_t *)Bp)[0];
       uintptr_t Ret = ((const uintptr_t *)Bp)[1];
-      Tail.add(Bp, Next);
-      Tail.add(Bp + 8, Ret);
+      Pairs.add(Bp, Next, Ret);
       if (Ret < 4096) { // not a code address: the end of the chain
         Broken = true;
         break;
@@ -405,45 +462,51 @@ uint32_t capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
     Sp = R.Sp;
     Bp = R.Bp;
   }
+  Res.N = N;
   // A walk cut by Max says nothing of what lies beyond.
-  if (N < Max && !Tail.Overflow && N - First <= TailMaxFrames) {
+  if (N < Max && !Singles.Overflow && !Pairs.Overflow &&
+      N - First <= TailMaxFrames) {
     T.Valid = false;
     T.Ip = Key.Ip;
     T.Sp = Key.Sp;
     T.Bp = Key.Bp;
+    T.Stop = Stop;
     T.Generation = Generation;
     T.NumFrames = N - First;
-    for (uint32_t I = 0; I < T.NumFrames; ++I)
-      T.Pcs[I] = Pcs[First + I];
-    T.NumReads = Tail.Count;
-    for (uint32_t I = 0; I < Tail.Count; ++I) {
-      T.ReadAddr[I] = TailAddr[I];
-      T.ReadValue[I] = TailValue[I];
-    }
+    memcpy(T.Pcs, Pcs + First, T.NumFrames * sizeof(uint64_t));
+    T.NumPairs = Pairs.Count;
+    memcpy(T.PairAddr, PairAddr, Pairs.Count * sizeof(uintptr_t));
+    memcpy(T.PairValue, PairValue, Pairs.Count * sizeof(WordPair));
+    T.NumSingles = Singles.Count;
+    memcpy(T.SingleAddr, SingleAddr, Singles.Count * sizeof(uintptr_t));
+    memcpy(T.SingleValue, SingleValue, Singles.Count * sizeof(uintptr_t));
     T.Ids.Id = 0;
     T.Valid = true;
-    Used = &T;
+    Res.Memo = &T;
   }
-  return N;
+  return Res;
 }
 
 } // namespace
 
 uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
                               uint32_t Max) {
-  TailMemo *Used;
-  bool Hit;
-  return capture(Start, Pcs, Max, Used, Hit);
+  return capture(Start, Pcs, Max, /*IdOnly=*/false).N;
 }
 
-uint32_t native::captureStackMemo(const UnwindStart &Start, uint64_t *Pcs,
-                                  uint32_t Max, StackIdMemo *&Memo,
-                                  bool &Replayed, uint32_t &NumHead) {
-  TailMemo *T;
-  uint32_t N = capture(Start, Pcs, Max, T, Replayed);
-  Memo = T ? &T->Ids : nullptr;
-  NumHead = T ? N - T->NumFrames : 0;
-  return N;
+StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
+                               uint32_t Max) {
+  uint64_t Pcs[MaxCapturedFrames];
+  CaptureResult C = capture(Start, Pcs, Max, /*IdOnly=*/true);
+  if (C.Known)
+    return C.Known;
+  uint32_t NumHead = C.Memo ? C.N - C.Memo->NumFrames : 0;
+  StackId Id = Depot.intern(Pcs, C.N);
+  // Remember the id with the memo the walk recorded or replayed, for the
+  // first frames it was interned with (at most two come before a memo).
+  if (C.Memo && NumHead <= 2)
+    C.Memo->Ids = StackIdMemo{Id, NumHead, {Pcs[0], NumHead > 1 ? Pcs[1] : 0}};
+  return Id;
 }
 
 void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {

@@ -47,6 +47,9 @@ struct UnwindStart {
   /// handler on an alternate stack) is trusted for its first frame only.
   uintptr_t StackLo;
   uintptr_t StackHi;
+  /// main's frame pointer (the pass marks it), where the walk ends, since
+  /// Massif cuts the frames below main; 0 for none.
+  uintptr_t StopFrame = 0;
 };
 
 /// Follows saved frame pointers from Fp, storing return address minus 1 of
@@ -72,33 +75,13 @@ struct StackIdMemo {
   uint64_t Head[2];
 };
 
-/// captureStack, also giving the memo it replayed (Replayed) or recorded,
-/// or null, and how many frames come before the memo's.
-uint32_t captureStackMemo(const UnwindStart &Start, uint64_t *Pcs,
-                          uint32_t Max, StackIdMemo *&Memo, bool &Replayed,
-                          uint32_t &NumHead);
-
 /// Captures the stack described by Start (at most Max frames) and interns
 /// it in Depot: Depot.intern of captureStack's frames, except that a stack
 /// captured again from the same state (the same call site at the same
 /// stack position, with the stack above unchanged) gives the id it was
-/// given before without being hashed again.
-inline StackId captureStackId(const UnwindStart &Start, StackDepot &Depot,
-                              uint32_t Max) {
-  uint64_t Pcs[MaxCapturedFrames];
-  StackIdMemo *M;
-  bool Replayed;
-  uint32_t NumHead;
-  uint32_t N = captureStackMemo(Start, Pcs, Max, M, Replayed, NumHead);
-  if (!M || NumHead > 2)
-    return Depot.intern(Pcs, N);
-  if (Replayed && M->Id && M->NumHead == NumHead && Pcs[0] == M->Head[0] &&
-      (NumHead < 2 || Pcs[1] == M->Head[1]))
-    return M->Id;
-  StackId Id = Depot.intern(Pcs, N);
-  *M = StackIdMemo{Id, NumHead, {Pcs[0], NumHead > 1 ? Pcs[1] : 0}};
-  return Id;
-}
+/// given before without being walked or hashed again.
+StackId captureStackId(const UnwindStart &Start, StackDepot &Depot,
+                       uint32_t Max);
 
 /// Finds the calling thread's stack, [Lo, Hi); Hi is 0 when it cannot be
 /// found. May allocate (pthread_getattr_np): call it with the recursion
