@@ -38,6 +38,15 @@ struct Sink {
 /// Index of an interned call stack; 0 means "no stack".
 using StackId = uint32_t;
 
+/// A function that saves every register it uses, so that a hook running
+/// in the middle of instrumented code (a stack probe) costs its caller no
+/// spill. Such a function may only call others like it.
+#if defined(__clang__) && defined(__x86_64__)
+#define MASSIF_PRESERVE_ALL __attribute__((preserve_all))
+#else
+#define MASSIF_PRESERVE_ALL
+#endif
+
 } // namespace massif
 
 #endif // MASSIF_CORE_BASE_H

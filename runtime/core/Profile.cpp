@@ -94,10 +94,12 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
       !I->Snaps.init(A, uint32_t(O.MaxSnapshots), uint32_t(O.DetailedFreq),
                      O.PeakInaccuracy, /*KeepTrees=*/O.Heap))
     return false;
+  I->Hot.UnitB = I->Opts.TimeUnit == TimeUnit::Bytes;
+  I->syncThresholds();
   // In page mode Massif records the start-up mappings, and snapshots them,
   // before client code runs: time starts with the model.
   if (I->Opts.PagesAsHeap) {
-    I->ClockBase = I->Clk.Now(I->Clk.Ctx);
+    I->Hot.ClockBase = I->Clk.Now(I->Clk.Ctx);
     I->Started = true;
   }
   P = I;
@@ -108,10 +110,12 @@ void Profile::startup() {
   if (!P || P->StartupDone)
     return;
   P->StartupDone = true;
+  P->Hot.CountStacks = P->Opts.Stacks;
   if (!P->Started) {
-    P->ClockBase = P->Clk.Now(P->Clk.Ctx);
+    P->Hot.ClockBase = P->Clk.Now(P->Clk.Ctx);
     P->Started = true;
   }
+  P->syncThresholds();
   P->maybeNormal();
 }
 
@@ -128,9 +132,9 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
     return;
   Tree.Values[E] += ReqB;
   uint64_t ExtraB = AdminB + SlopB;
-  HeapB += ReqB;
-  this->ExtraB += ExtraB;
-  TimeB += ReqB + ExtraB;
+  Hot.HeapB += ReqB;
+  Hot.ExtraB += ExtraB;
+  Hot.TimeB += ReqB + ExtraB;
   maybeNormal();
 }
 
@@ -170,10 +174,10 @@ Profile::Impl::free(uint64_t Addr) {
     return;
   maybePeak();
   uint64_t ExtraB = AdminB + B.SlopB;
-  HeapB -= B.ReqB;
-  this->ExtraB -= ExtraB;
+  Hot.HeapB -= B.ReqB;
+  Hot.ExtraB -= ExtraB;
   Tree.Values[B.Entry] -= B.ReqB;
-  TimeB += B.ReqB + ExtraB;
+  Hot.TimeB += B.ReqB + ExtraB;
   maybeNormal();
 }
 
@@ -260,10 +264,10 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
     return true;
   int64_t DHeap = int64_t(NewReqB - Old.ReqB);
   int64_t DExtra = int64_t(SlopB - Old.SlopB);
-  HeapB += uint64_t(DHeap);
-  ExtraB += uint64_t(DExtra);
+  Hot.HeapB += uint64_t(DHeap);
+  Hot.ExtraB += uint64_t(DExtra);
   int64_t DTotal = DHeap + DExtra;
-  TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
+  Hot.TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
   maybeNormal();
   return true;
 }
@@ -272,19 +276,22 @@ void Profile::onStackDelta(int64_t DeltaB) {
   Impl &I = *P;
   if (!I.Opts.Stacks || !I.StartupDone || DeltaB == 0)
     return;
+  StackHot &H = I.Hot;
   if (DeltaB > 0) {
-    I.StacksB += uint64_t(DeltaB);
-    I.TimeB += uint64_t(DeltaB);
+    H.StacksB += uint64_t(DeltaB);
+    H.TimeB += uint64_t(DeltaB);
   } else {
     uint64_t Down = uint64_t(-DeltaB);
     I.maybePeak();
     // Stacks never go below what was seen growing (events before start-up
     // are not counted, so an unmatched shrink must not wrap).
-    I.StacksB -= Down < I.StacksB ? Down : I.StacksB;
-    I.TimeB += Down;
+    H.StacksB -= Down < H.StacksB ? Down : H.StacksB;
+    H.TimeB += Down;
   }
   I.maybeNormal();
 }
+
+StackHot *Profile::stackHot() { return P ? &P->Hot : nullptr; }
 
 bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const {
   uint32_t Id;

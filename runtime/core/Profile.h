@@ -36,6 +36,52 @@ struct RunInfo {
   uint32_t Argc;
 };
 
+/// The part of the model that a stack probe's hook updates itself, in one
+/// place: the running totals, the clock's base, and copies of the snapshot
+/// engine's two thresholds. Heap events update it too. The model owns it
+/// (Profile::stackHot); tryStackDelta below is the one function, besides
+/// the model's own, that changes it.
+struct StackHot {
+  uint64_t HeapB;   ///< useful bytes of live non-ignored blocks
+  uint64_t ExtraB;  ///< admin + slop bytes of the same blocks
+  uint64_t StacksB; ///< --stacks=yes
+  uint64_t TimeB;   ///< bytes allocated + freed so far (--time-unit=B)
+  uint64_t ClockBase;    ///< the Clock's reading at start-up
+  int64_t EarliestNext;  ///< no Normal snapshot before this time
+  uint64_t PeakLimitB;   ///< no Peak snapshot at or below this total
+  bool CountStacks;      ///< --stacks=yes, and start-up is done
+  bool UnitB;            ///< --time-unit=B
+};
+
+/// Profile::onStackDelta for the common case where it takes no snapshot:
+/// applies the change and returns true, or returns false and changes
+/// nothing when a Peak or Normal snapshot would be taken (call
+/// onStackDelta then). ClockNow is what the Clock reads now (unused with
+/// --time-unit=B). Inline and calling nothing, for a stack probe's hook,
+/// which runs as often as the program calls functions.
+MASSIF_PRESERVE_ALL inline bool tryStackDelta(StackHot &H, int64_t DeltaB,
+                                              uint64_t ClockNow) {
+  if (!H.CountStacks || DeltaB == 0)
+    return true; // onStackDelta would ignore it
+  uint64_t StacksB = H.StacksB, TimeB = H.TimeB;
+  if (DeltaB > 0) {
+    StacksB += uint64_t(DeltaB);
+    TimeB += uint64_t(DeltaB);
+  } else {
+    uint64_t Down = uint64_t(-DeltaB);
+    if (H.HeapB + H.ExtraB + StacksB > H.PeakLimitB)
+      return false;
+    StacksB -= Down < StacksB ? Down : StacksB;
+    TimeB += Down;
+  }
+  int64_t Time = H.UnitB ? int64_t(TimeB) : int64_t(ClockNow - H.ClockBase);
+  if (Time >= H.EarliestNext)
+    return false;
+  H.StacksB = StacksB;
+  H.TimeB = TimeB;
+  return true;
+}
+
 /// A history-free estimate of Valgrind's allocator: the slop ("usable
 /// minus requested") of a fresh block of ReqB bytes aligned to AlignB. The
 /// Profile itself replays Valgrind's allocator (onMalloc) and is exact;
@@ -87,6 +133,10 @@ public:
 
   /// Stack growth (positive) or shrink (negative) for --stacks=yes.
   void onStackDelta(int64_t DeltaB);
+
+  /// The model's totals and thresholds, for tryStackDelta. Valid for the
+  /// life of the profile.
+  StackHot *stackHot();
 
   /// Requested and slop bytes of the live block at Addr, if known.
   bool findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const;

@@ -32,11 +32,7 @@ struct Profile::Impl {
   SnapshotEngine Snaps;
   StackFilter Filter;
 
-  uint64_t HeapB;   ///< useful bytes of live non-ignored blocks
-  uint64_t ExtraB;  ///< admin + slop bytes of the same blocks
-  uint64_t StacksB; ///< --stacks=yes
-  uint64_t TimeB;   ///< bytes allocated + freed so far (--time-unit=B)
-  uint64_t ClockBase;
+  StackHot Hot; ///< the totals, the clock's base, the thresholds' copies
   uint64_t AdminB;
   bool Started;     ///< snapshots may be taken (after start-up)
   bool StartupDone; ///< startup() was called
@@ -45,21 +41,30 @@ struct Profile::Impl {
   /// The current time in the selected unit.
   int64_t now() const {
     if (Opts.TimeUnit == TimeUnit::Bytes)
-      return int64_t(TimeB);
-    return int64_t(Clk.Now(Clk.Ctx) - ClockBase);
+      return int64_t(Hot.TimeB);
+    return int64_t(Clk.Now(Clk.Ctx) - Hot.ClockBase);
   }
-  Totals totals() const { return Totals{HeapB, ExtraB, StacksB}; }
+  Totals totals() const { return Totals{Hot.HeapB, Hot.ExtraB, Hot.StacksB}; }
 
+  /// Copies the engine's thresholds into Hot, after a snapshot moved them.
+  void syncThresholds() {
+    Hot.EarliestNext = Snaps.earliestNext();
+    Hot.PeakLimitB = Snaps.peakLimitB();
+  }
   void maybeNormal() {
     if (!Started)
       return;
     int64_t T = now();
-    if (Snaps.normalDue(T))
+    if (Snaps.normalDue(T)) {
       Snaps.takeNormal(T, totals(), Tree.Values, Tree.numEntries());
+      syncThresholds();
+    }
   }
   void maybePeak() {
-    if (Started && Snaps.peakDue(HeapB + ExtraB + StacksB))
+    if (Started && Snaps.peakDue(Hot.HeapB + Hot.ExtraB + Hot.StacksB)) {
       Snaps.takePeak(now(), totals(), Tree.Values, Tree.numEntries());
+      syncThresholds();
+    }
   }
 
   /// Massif's record of a live block (HP_Chunk), kept in its node: the

@@ -62,6 +62,9 @@ public:
   bool normalDue(int64_t Time) const { return Time >= EarliestNext; }
   /// The fast test of a Peak attempt.
   bool peakDue(uint64_t TotalB) const { return TotalB > PeakLimitB; }
+  /// The thresholds of the two tests.
+  int64_t earliestNext() const { return EarliestNext; }
+  uint64_t peakLimitB() const { return PeakLimitB; }
 
   /// Takes a Normal snapshot (the caller checked normalDue). Values[0..N)
   /// are the tree's current values, copied if the snapshot is detailed.

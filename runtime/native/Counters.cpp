@@ -46,6 +46,9 @@ extern const char CountersLinkedMarker __asm__(
     __attribute__((weak, visibility("default")));
 }
 
+__thread bool native::CounterRegistered = false;
+uint64_t native::ExitedInstructions = 0; // what exited threads had counted
+
 namespace {
 
 struct Slot {
@@ -57,7 +60,6 @@ struct Slot {
 Mutex RegistryLock;
 Slot *Live = nullptr;     // the registered threads' counters
 Slot *Spare = nullptr;    // slots of exited threads, for reuse
-uint64_t ExitedTotal = 0; // what exited threads had counted
 bool Ready = false;       // the key and the fork handlers exist
 pthread_key_t ExitKey;
 
@@ -79,9 +81,10 @@ void unlink(Slot *S) {
 void onThreadExit(void *P) {
   Slot *S = (Slot *)P;
   MutexLock L(RegistryLock);
-  ExitedTotal += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  ExitedInstructions += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
   unlink(S);
   Mine = nullptr;
+  CounterRegistered = false;
   Exited = true;
 }
 
@@ -96,7 +99,7 @@ void afterForkChild() {
   while (S) {
     Slot *Next = S->Next;
     if (S != Mine) {
-      ExitedTotal += *S->Counter;
+      ExitedInstructions += *S->Counter;
       unlink(S);
     }
     S = Next;
@@ -136,6 +139,7 @@ __attribute__((noinline)) static void registerSlow() {
         Live->Prev = S;
       Live = S;
       Mine = S;
+      CounterRegistered = true;
     }
   }
   if (S)
@@ -157,12 +161,11 @@ bool native::instructionCountersLinked() {
 /// clock for --time-unit=i.
 extern "C" MASSIF_EXPORT uint64_t __massif_instructions_total(void) {
   registerThreadCounter();
-  // No thread was ever created: this one is the only one counting, and
-  // nobody can race with its reading.
-  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) && Mine)
-    return ExitedTotal + __massif_thread_instructions;
+  uint64_t Now = singleThreadInstructions();
+  if (Now != NoSingleThreadClock)
+    return Now;
   MutexLock L(RegistryLock);
-  uint64_t Sum = ExitedTotal;
+  uint64_t Sum = ExitedInstructions;
   for (const Slot *S = Live; S; S = S->Next)
     Sum += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
   return Sum;

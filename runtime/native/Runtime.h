@@ -56,7 +56,11 @@ struct ThreadState {
   const void *ResumeFrame; ///< see UnwindStart::ResumeFrame
 };
 
-extern __thread ThreadState TheThread
+// The runtime's own globals are hidden: code reaches them PC-relative,
+// not through the GOT (the archive is built -fPIC).
+#define MASSIF_HIDDEN __attribute__((visibility("hidden")))
+
+extern __thread ThreadState TheThread MASSIF_HIDDEN
     __attribute__((tls_model("initial-exec")));
 
 enum RuntimeState : uint32_t {
@@ -68,7 +72,7 @@ enum RuntimeState : uint32_t {
 };
 
 /// The process-wide state word, read on every event.
-extern uint32_t TheState;
+extern uint32_t TheState MASSIF_HIDDEN;
 
 /// The model and what events need to feed it. Set up once by the first
 /// event; Lock serialises every call into Prof.
@@ -84,7 +88,7 @@ struct Model {
   bool StopAtMain;
 };
 
-extern Model TheModel;
+extern Model TheModel MASSIF_HIDDEN;
 
 /// Slow half of beginEvent: initialises the runtime and this thread.
 /// Returns false when the event must be forwarded.
@@ -110,7 +114,7 @@ MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
 
 /// A fatal signal that arrived while its thread was inside the runtime,
 /// waiting for that thread to leave (Signals.cpp); 0 when none.
-extern int PendingSignal;
+extern int PendingSignal MASSIF_HIDDEN;
 
 /// Writes the profile and dies of PendingSignal (Signals.cpp).
 void deliverPendingSignal();

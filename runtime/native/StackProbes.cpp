@@ -82,18 +82,31 @@ struct ShadowEntry {
 constexpr uint32_t ShadowCap = 1 << 16;
 constexpr size_t ShadowB = ShadowCap * sizeof(ShadowEntry);
 
-/// The stack pointer of this thread's last event (or where it started).
-__thread uintptr_t LastSP __attribute__((tls_model("initial-exec"))) = 0;
-__thread ShadowEntry *Shadow __attribute__((tls_model("initial-exec"))) =
-    nullptr;
-__thread uint32_t Depth __attribute__((tls_model("initial-exec"))) = 0;
+/// A thread's probe state, in one initial-exec TLS block (one offset to
+/// load from the GOT for all of it).
+struct ProbeState {
+  uintptr_t LastSP;    ///< the stack pointer of the last event (or the top)
+  ShadowEntry *Shadow; ///< the frames entered and not yet left
+  uint32_t Depth;      ///< entries in Shadow
+};
+__thread ProbeState TheProbes __attribute__((tls_model("initial-exec"))) = {
+    0, nullptr, 0};
+
+/// How a probe reads the clock without a call: the byte clock is the
+/// model's own; the instruction clock is one add while the process has
+/// one thread; the millisecond clock always takes the locked path.
+enum class ProbeClockKind : uint8_t { Locked, Bytes, Instructions };
+ProbeClockKind ProbeClock = ProbeClockKind::Locked;
+
+/// The model's totals and thresholds (Profile::stackHot).
+StackHot *ProbeHot = nullptr;
 
 pthread_key_t ShadowKey;
 pthread_once_t ShadowKeyOnce = PTHREAD_ONCE_INIT;
 
 void releaseShadow(void *P) {
   __massif_stack_probes_on = 0;
-  Shadow = nullptr;
+  TheProbes.Shadow = nullptr;
   arenaDeallocate(P, ShadowB);
 }
 
@@ -106,83 +119,143 @@ void startProbes(uintptr_t TopSP) {
   if (!T)
     return;
   bool On = TheModel.Opts->Stacks;
-  if (On && !Shadow) {
+  ProbeState &P = TheProbes;
+  if (On && !P.Shadow) {
     // pthread_setspecific may allocate: inside the event, it forwards.
     pthread_once(&ShadowKeyOnce, createShadowKey);
-    Shadow = (ShadowEntry *)arenaAllocate(ShadowB);
-    if (Shadow)
-      pthread_setspecific(ShadowKey, Shadow);
+    P.Shadow = (ShadowEntry *)arenaAllocate(ShadowB);
+    if (P.Shadow)
+      pthread_setspecific(ShadowKey, P.Shadow);
+  }
+  ProbeHot = TheModel.Prof->stackHot();
+  switch (TheModel.Opts->TimeUnit) {
+  case TimeUnit::Bytes:
+    ProbeClock = ProbeClockKind::Bytes;
+    break;
+  case TimeUnit::Instructions:
+    ProbeClock = ProbeClockKind::Instructions;
+    break;
+  case TimeUnit::Milliseconds:
+    ProbeClock = ProbeClockKind::Locked;
+    break;
   }
   endEvent(*T);
   if (!On)
     return;
-  LastSP = TopSP;
-  Depth = 0;
+  P.LastSP = TopSP;
+  P.Depth = 0;
   __massif_stack_probes_on = 1;
 }
 
-/// Makes \p SP the thread's stack pointer: growth or shrink of the stack.
-void moveTo(uintptr_t SP) {
-  int64_t GrowthB = (int64_t)(LastSP - SP);
-  uint64_t SizeB = GrowthB < 0 ? (uint64_t)-GrowthB : (uint64_t)GrowthB;
-  LastSP = SP;
-  if (GrowthB == 0 || SizeB > MaxStackFrameB)
-    return;
+/// The change of the stack under the model's lock: the path that may take
+/// a snapshot, and every change once the process has threads.
+void stackDeltaLocked(int64_t GrowthB) {
   MutexLock L(TheModel.Lock);
   if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
     TheModel.Prof->onStackDelta(GrowthB);
 }
 
+// The hooks' ways out to ordinary functions, which may clobber any
+// scratch register: these save them (preserve_all), so the hooks' common
+// path, which calls nothing else, saves only what it uses.
+__attribute__((preserve_all, noinline)) void
+stackDeltaLockedPreserving(int64_t GrowthB) {
+  stackDeltaLocked(GrowthB);
+}
+
+__attribute__((preserve_all, noinline)) void deliverPendingPreserving() {
+  deliverPendingSignal();
+}
+
+/// Makes \p SP the thread's stack pointer: growth or shrink of the stack.
+/// While the process has one thread and no snapshot is due, the model
+/// takes the change without a lock (Profile::tryStackDelta).
+MASSIF_PRESERVE_ALL inline void moveTo(ProbeState &P, uintptr_t SP) {
+  int64_t GrowthB = (int64_t)(P.LastSP - SP);
+  uint64_t SizeB = GrowthB < 0 ? (uint64_t)-GrowthB : (uint64_t)GrowthB;
+  P.LastSP = SP;
+  if (GrowthB == 0 || SizeB > MaxStackFrameB ||
+      __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
+    return;
+  uint64_t Now = 0;
+  bool Fast = ProbeClock != ProbeClockKind::Locked &&
+              __atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+  if (Fast && ProbeClock == ProbeClockKind::Instructions) {
+    Now = singleThreadInstructions();
+    Fast = Now != NoSingleThreadClock;
+  }
+  if (!Fast || !tryStackDelta(*ProbeHot, GrowthB, Now))
+    stackDeltaLockedPreserving(GrowthB);
+}
+
 /// Drops the entries of frames below \p SP: left without their leave.
-void dropStale(uintptr_t SP) {
-  while (Depth && Shadow[Depth - 1].OwnSP < SP)
-    --Depth;
+MASSIF_PRESERVE_ALL inline void dropStale(ProbeState &P, uintptr_t SP) {
+  while (P.Depth && P.Shadow[P.Depth - 1].OwnSP < SP)
+    --P.Depth;
 }
 
 } // namespace
 
 void native::startThreadStack(uintptr_t TopSP) { startProbes(TopSP); }
 
+/// The start and end of a probe's event. Probes in code the runtime itself
+/// called (the program's operator new) are not events. The runtime is
+/// initialised: probes run only after startProbes.
+static MASSIF_PRESERVE_ALL inline bool beginProbe(ThreadState &T) {
+  if (T.InRuntime)
+    return false;
+  T.InRuntime = true;
+  return true;
+}
+
+static MASSIF_PRESERVE_ALL inline void endProbe(ThreadState &T) {
+  T.InRuntime = false;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); // a handler sees the store first
+  if (__builtin_expect(__atomic_load_n(&PendingSignal, __ATOMIC_RELAXED), 0))
+    deliverPendingPreserving();
+}
+
 /// The hooks with the flag set. They save every register they use
-/// (preserve_all), as the probes' callers expect. Probes in code the
-/// runtime itself called (the program's operator new) are not events.
+/// (preserve_all), as the probes' callers expect.
 extern "C" __attribute__((preserve_all, used)) void
 massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
-  ThreadState *T = beginEvent();
-  if (!T)
+  ThreadState &T = TheThread;
+  if (!beginProbe(T))
     return;
+  ProbeState &P = TheProbes;
   uintptr_t SP = (uintptr_t)StackPointer;
   uintptr_t CallerSP = (uintptr_t)CallerStackPointer;
   // The last event's stack pointer is normally the caller's; an inlined
   // function's computed one is its host's caller's, higher. A last event
   // deeper than this frame is stale: frames went without their leave.
-  if (LastSP >= SP && LastSP < CallerSP)
-    CallerSP = LastSP;
-  if (Shadow) {
-    dropStale(SP);
-    if (Depth < ShadowCap)
-      Shadow[Depth++] = ShadowEntry{CallerSP, SP};
+  if (P.LastSP >= SP && P.LastSP < CallerSP)
+    CallerSP = P.LastSP;
+  if (P.Shadow) {
+    dropStale(P, SP);
+    if (P.Depth < ShadowCap)
+      P.Shadow[P.Depth++] = ShadowEntry{CallerSP, SP};
   }
-  moveTo(SP);
-  endEvent(*T);
+  moveTo(P, SP);
+  endProbe(T);
 }
 
 extern "C" __attribute__((preserve_all, used)) void
 massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
-  ThreadState *T = beginEvent();
-  if (!T)
+  ThreadState &T = TheThread;
+  if (!beginProbe(T))
     return;
+  ProbeState &P = TheProbes;
   uintptr_t Target = (uintptr_t)CallerStackPointer;
-  if (Shadow) {
-    dropStale((uintptr_t)StackPointer);
-    if (Depth) {
-      uintptr_t Entry = Shadow[--Depth].CallerSP;
+  if (P.Shadow) {
+    dropStale(P, (uintptr_t)StackPointer);
+    if (P.Depth) {
+      uintptr_t Entry = P.Shadow[--P.Depth].CallerSP;
       if (Entry < Target)
         Target = Entry;
     }
   }
-  moveTo(Target);
-  endEvent(*T);
+  moveTo(P, Target);
+  endProbe(T);
 }
 
 // The hooks themselves. Optimised code tests the flag inline and calls only
