@@ -161,17 +161,17 @@ void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
     I.record(Addr, Id, ReqB, SlopB, Stack);
 }
 
-__attribute__((always_inline)) inline void
+__attribute__((always_inline)) inline bool
 Profile::Impl::free(uint64_t Addr) {
   uint32_t Id;
   if (!Blocks.remove(Addr, Id))
-    return;
+    return false;
   BlockInfo B = info(Id);
   // Massif unrecords the block and then frees it; the replay has no say
   // in the numbers, so the order does not matter here.
   Arena.release(Id);
   if (ignored(B.Entry))
-    return;
+    return true;
   maybePeak();
   uint64_t ExtraB = AdminB + B.SlopB;
   Hot.HeapB -= B.ReqB;
@@ -179,9 +179,10 @@ Profile::Impl::free(uint64_t Addr) {
   Tree.Values[B.Entry] -= B.ReqB;
   Hot.TimeB += B.ReqB + ExtraB;
   maybeNormal();
+  return true;
 }
 
-void Profile::onFree(uint64_t Addr) { P->free(Addr); }
+bool Profile::onFree(uint64_t Addr) { return P->free(Addr); }
 
 bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                         uint64_t NewSlopB, StackId Stack) {

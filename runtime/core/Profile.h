@@ -112,8 +112,9 @@ public:
   /// engines that know the slop. It takes no part in the replay.
   void onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB, StackId Stack);
 
-  /// A free/delete of Addr; unknown addresses are ignored.
-  void onFree(uint64_t Addr);
+  /// A free/delete of Addr; unknown addresses are ignored. Returns whether
+  /// the block was known.
+  bool onFree(uint64_t Addr);
 
   /// realloc(OldAddr, NewReqB) that returned NewAddr (equal to OldAddr when
   /// in place). NewSlopB is the slop if the block had to move. Returns false

@@ -89,7 +89,7 @@ struct Profile::Impl {
   /// Records node Id (allocated for ReqB bytes with SlopB) at Addr.
   void record(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
               StackId Stack);
-  void free(uint64_t Addr);
+  bool free(uint64_t Addr);
   bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                bool Replay, uint64_t GivenSlopB, StackId Stack);
 

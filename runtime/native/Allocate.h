@@ -15,6 +15,7 @@
 #ifndef MASSIF_NATIVE_ALLOCATE_H
 #define MASSIF_NATIVE_ALLOCATE_H
 
+#include "EventRing.h"
 #include "Runtime.h"
 
 #include <errno.h>
@@ -52,10 +53,14 @@ MASSIF_ALWAYS_INLINE void doFree(void *P) {
   if (!P)
     return;
   if (ThreadState *T = beginEvent()) {
-    recordFree(P);
-    // Under the guard: a fatal signal raised inside glibc's free (its heap
-    // checks abort) must see the thread as inside the allocator.
-    __libc_free(P);
+    // With threads, the free is batched and the block released once the
+    // model has applied it (EventRing.h).
+    if (!ringFree(P)) {
+      recordFree(P);
+      // Under the guard: a fatal signal raised inside glibc's free (its
+      // heap checks abort) must see the thread as inside the allocator.
+      __libc_free(P);
+    }
     endEvent(*T);
     return;
   }
@@ -73,8 +78,10 @@ MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
     if (NewP)
       recordAlloc(*T, NewP, SizeB, 0, EntryFrame);
   } else if (SizeB == 0) {
-    recordFree(P);
-    __libc_free(P);
+    if (!ringFree(P)) {
+      recordFree(P);
+      __libc_free(P);
+    }
   } else {
     NewP = reallocAndRecord(*T, P, SizeB, EntryFrame);
   }

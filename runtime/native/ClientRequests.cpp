@@ -62,6 +62,7 @@ __massif_client_request(unsigned long long *Args, unsigned long long Default) {
   {
     MutexLock L(TheModel.Lock);
     if (active()) {
+      catchUpFor(Code == MallocLikeBlock ? 0 : Addr);
       switch (Code) {
       case MallocLikeBlock:
         TheModel.Prof->onAlloc(Addr, Args[2], 0, Stack);

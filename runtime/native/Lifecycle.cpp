@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "EventRing.h"
 #include "Lifecycle.h"
 #include "Modules.h"
 #include "OutFile.h"
@@ -45,7 +46,6 @@ using namespace massif::native;
 
 /// The instruction clock for --time-unit=i (Counters.cpp); weak so that
 /// the unit tests link without it.
-extern "C" __attribute__((weak)) uint64_t __massif_instructions_total(void);
 
 namespace {
 
@@ -84,13 +84,17 @@ void printLines(const char *Prefix, const char *Text) {
   }
 }
 
-uint64_t nowMs(void *) {
+uint64_t readMs() {
   timespec T;
   clock_gettime(CLOCK_MONOTONIC, &T);
   return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
 }
 
-uint64_t nowInstructions(void *) { return __massif_instructions_total(); }
+uint64_t readInstructions() { return __massif_instructions_total(); }
+
+// The model's clocks; a ring event being applied has its own time.
+uint64_t nowMs(void *) { return eventClock(readMs); }
+uint64_t nowInstructions(void *) { return eventClock(readInstructions); }
 
 bool writeToStdout(void *, const char *Data, size_t Len) {
   return writeAll(1, Data, Len);
@@ -122,6 +126,9 @@ void afterForkChild() {
   // may not exist here) and the per-process %n counter start afresh.
   arenaResetAfterFork();
   TheModel.Lock.reset();
+  // The other threads' events are history the child inherits.
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
+    adoptRingsAfterFork();
   FileSequence = 0;
   OwnerPid = getpid();
   TheThread.InRuntime = false;
@@ -151,7 +158,7 @@ void parseOptionsOrExit(Options &O) {
 /// milliseconds (with a warning) when no linked code counts instructions.
 Clock chooseClock(Options &O) {
   if (O.TimeUnit == TimeUnit::Instructions) {
-    if (__massif_instructions_total && instructionCountersLinked())
+    if (instructionCountersLinked())
       return Clock{nowInstructions, nullptr};
     printLines("massif: ", "warning: --time-unit=i requires instruction "
                            "counters, and no code of this program was built "
@@ -337,6 +344,8 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
     {
       MutexLock L(TheModel.Lock);
       if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+        // Every thread's events so far, in the profile.
+        applyAllRings();
         if (Why != WriteReason::Exec)
           __atomic_store_n(&TheState, (uint32_t)StateFinished,
                            __ATOMIC_RELEASE);

@@ -39,6 +39,16 @@ public:
     }
     lockShared();
   }
+  /// Takes the mutex if it is free; whether it did.
+  bool tryLock() {
+    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+      lock();
+      return true;
+    }
+    uint32_t Expected = 0;
+    return __atomic_compare_exchange_n(&State, &Expected, 1u, false,
+                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+  }
   /// Releases the mutex, waking one waiter if there is one.
   void unlock() {
     if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {

@@ -12,6 +12,7 @@
 
 #include "Runtime.h"
 
+#include "EventRing.h"
 #include "Unwind.h"
 
 #include "massif/abi.h"
@@ -31,7 +32,7 @@ Model native::TheModel = {};
 // glibc's malloc_usable_size, which ours shadows; found on first use.
 static size_t (*LibcUsableSize)(void *) = nullptr;
 
-static size_t libcUsableSize(void *P) {
+size_t native::libcUsableSize(void *P) {
   using UsableFn = size_t (*)(void *);
   UsableFn Fn = __atomic_load_n(&LibcUsableSize, __ATOMIC_ACQUIRE);
   if (!Fn) {
@@ -67,22 +68,36 @@ static bool active() {
 void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
                          const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
+  if (ringAlloc(P, ReqB, AlignB, Stack))
+    return;
   MutexLock L(TheModel.Lock);
   // The model replays Valgrind's allocator to find the slop.
   if (active())
     TheModel.Prof->onMalloc((uint64_t)P, ReqB, AlignB, Stack);
 }
 
+void native::catchUpFor(uint64_t Addr) {
+  applyOwnRing();
+  uint64_t ReqB, SlopB;
+  if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+      !TheModel.Prof->findBlock(Addr, ReqB, SlopB))
+    applyAllRings();
+}
+
 void native::recordFree(void *P) {
   MutexLock L(TheModel.Lock);
-  if (active())
-    TheModel.Prof->onFree((uint64_t)P);
+  if (!active())
+    return;
+  catchUpFor((uint64_t)P);
+  TheModel.Prof->onFree((uint64_t)P);
 }
 
 void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                                const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
   MutexLock L(TheModel.Lock);
+  if (active())
+    catchUpFor((uint64_t)P);
   void *NewP = __libc_realloc(P, SizeB);
   // On failure the old block is untouched, and so is the model.
   if (NewP && active())
@@ -98,7 +113,10 @@ size_t native::usableSize(void *P, bool Recorded) {
   bool Known = false;
   if (Recorded) {
     MutexLock L(TheModel.Lock);
-    Known = active() && TheModel.Prof->findBlock((uint64_t)P, ReqB, SlopB);
+    if (active()) {
+      applyOwnRing();
+      Known = TheModel.Prof->findBlock((uint64_t)P, ReqB, SlopB);
+    }
   }
   if (Known && ReqB + SlopB < RealB)
     return (size_t)(ReqB + SlopB);

@@ -135,6 +135,12 @@ StackId captureAndIntern(ThreadState &T, const void *EntryFrame);
 void recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
                  const void *EntryFrame);
 
+/// Before an event applied directly to the model, which refers to the
+/// block at Addr (0: none): applies the calling thread's ring of batched
+/// events (EventRing.h), so its events stay in order, and every thread's
+/// when the model does not know Addr yet. Model lock held.
+void catchUpFor(uint64_t Addr);
+
 /// Records the release of P (non-null). Call before the memory is released,
 /// so that no other thread can be handed P before the model forgets it.
 void recordFree(void *P);
@@ -144,6 +150,9 @@ void recordFree(void *P);
 /// another thread before the model has moved the block.
 void *reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                        const void *EntryFrame);
+
+/// glibc's own malloc_usable_size (which the runtime's shadows).
+size_t libcUsableSize(void *P);
 
 /// malloc_usable_size for P: what glibc reports, but, when Recorded (the
 /// caller began an event), no more than the requested plus modelled slop

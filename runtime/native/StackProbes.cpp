@@ -151,8 +151,10 @@ void startProbes(uintptr_t TopSP) {
 /// a snapshot, and every change once the process has threads.
 void stackDeltaLocked(int64_t GrowthB) {
   MutexLock L(TheModel.Lock);
-  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+    catchUpFor(0);
     TheModel.Prof->onStackDelta(GrowthB);
+  }
 }
 
 // The hooks' ways out to ordinary functions, which may clobber any

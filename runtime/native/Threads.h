@@ -26,6 +26,10 @@ namespace native {
 /// thread; does nothing after the thread's exit hooks ran). Counters.cpp.
 void registerThreadCounter();
 
+/// The instructions the process has run in counted code: the clock of
+/// --time-unit=i (Counters.cpp).
+extern "C" uint64_t __massif_instructions_total(void);
+
 /// What the instruction clock keeps (Counters.cpp): whether the calling
 /// thread's counter is in the sum, and what exited threads had counted.
 extern __thread bool CounterRegistered
