@@ -14,11 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EventRing.h"
 #include "Runtime.h"
 
 #include "massif/abi.h"
 
 #include <new>
+
+#include <dlfcn.h>
+#include <string.h>
 
 using namespace massif::native;
 
@@ -43,6 +47,44 @@ MASSIF_ALWAYS_INLINE void *newBlock(size_t SizeB, size_t AlignB, NewFn New,
   return P;
 }
 
+/// The address of the operator delete Op (delete or delete[]) taking the
+/// parameters given.
+#define DELETE_FN(Op, ...)                                                     \
+  ((const void *)static_cast<void (*)(__VA_ARGS__)>(&::operator Op))
+
+/// Whether every form of operator delete is the C++ runtime's (libstdc++):
+/// then each releases its block with free, directly or through another
+/// form. A program that replaces any form keeps all of them called.
+/// Decided once.
+bool deletesAreFrees() {
+  static int Known = 0; // 0 unknown, 1 yes, 2 no
+  int K = __atomic_load_n(&Known, __ATOMIC_ACQUIRE);
+  if (K)
+    return K == 1;
+  const void *Forms[] = {
+      DELETE_FN(delete, void *),
+      DELETE_FN(delete[], void *),
+      DELETE_FN(delete, void *, size_t),
+      DELETE_FN(delete[], void *, size_t),
+      DELETE_FN(delete, void *, const std::nothrow_t &),
+      DELETE_FN(delete[], void *, const std::nothrow_t &),
+      DELETE_FN(delete, void *, std::align_val_t),
+      DELETE_FN(delete[], void *, std::align_val_t),
+      DELETE_FN(delete, void *, size_t, std::align_val_t),
+      DELETE_FN(delete[], void *, size_t, std::align_val_t),
+      DELETE_FN(delete, void *, std::align_val_t, const std::nothrow_t &),
+      DELETE_FN(delete[], void *, std::align_val_t, const std::nothrow_t &),
+  };
+  bool Library = true;
+  for (const void *Fn : Forms) {
+    Dl_info Info;
+    Library &= dladdr(Fn, &Info) && Info.dli_fname &&
+               strstr(Info.dli_fname, "libstdc++") != nullptr;
+  }
+  __atomic_store_n(&Known, Library ? 1 : 2, __ATOMIC_RELEASE);
+  return Library;
+}
+
 template <typename DeleteFn>
 MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete) {
   if (!P)
@@ -53,6 +95,12 @@ MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete) {
     return;
   }
   GuardScope G{*T};
+  // With threads, the library's delete is a free, and frees are batched
+  // (EventRing.h); a program's own operator delete runs now, after the
+  // model has applied the free.
+  if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+      deletesAreFrees() && ringFree(P))
+    return;
   recordFree(P);
   Delete();
 }
