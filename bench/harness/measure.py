@@ -2,12 +2,15 @@
 
 A Config says which build it runs (native or mscc), how the command line is
 wrapped (valgrind, heaptrack, memusage) and which environment it gets. A
-run is timed with a monotonic clock around fork/exec, and its CPU time and
-peak RSS come from wait4's rusage: CPU is user+system summed over the
-process and every descendant it waited for (heaptrack's interpreter
-included); peak RSS is the largest single process's maximum resident set.
-Each run gets a fresh scratch directory as its working directory, so that
-profile files land there and are removed afterwards.
+run goes through the small launcher of launch.c, which forks the command
+from itself and reports, from wait4, its wall time (monotonic clock around
+fork and wait), its CPU time (user+system summed over the process and every
+descendant it waited for, heaptrack's interpreter included) and its peak
+RSS (the largest single process's maximum resident set). Forked from the
+launcher, not from Python, the command does not start with the harness's
+resident set as its peak. Each run gets a fresh scratch directory as its
+working directory, so that profile files land there and are removed
+afterwards.
 """
 import glob
 import os
@@ -91,6 +94,24 @@ CONFIG_NAMES = [c.name for c in CONFIGS]
 
 NS_RE = re.compile(r"ns_per_pair=([0-9.]+)")
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+_launcher = None
+
+
+def launcher():
+    """The launcher binary, compiled from launch.c on first use."""
+    global _launcher
+    if _launcher is None:
+        out = os.path.join(tempfile.mkdtemp(prefix="msbench-launch-"), "launch")
+        for cc in ("cc", "gcc", "clang-19"):
+            if shutil.which(cc) and subprocess.call(
+                    [cc, "-O2", "-o", out, os.path.join(HERE, "launch.c")]) == 0:
+                _launcher = out
+                break
+        else:
+            raise RunFailed("cannot compile bench/harness/launch.c")
+    return _launcher
+
 
 @dataclass
 class Run:
@@ -120,10 +141,12 @@ def runOnce(argvFor, env, stdinPath, timeout, memCap, check, keep=None):
                     resource.setrlimit(resource.RLIMIT_AS, (memCap, memCap))
 
             argv = argvFor(rundir)
+            result = os.path.join(rundir, ".result")
             t0 = time.perf_counter()
             try:
-                proc = subprocess.Popen(argv, cwd=rundir, env=env, stdin=stdin,
-                                        stdout=out, stderr=err, preexec_fn=preexec)
+                proc = subprocess.Popen([launcher(), result] + argv, cwd=rundir,
+                                        env=env, stdin=stdin, stdout=out,
+                                        stderr=err, preexec_fn=preexec)
             except OSError as e:
                 raise RunFailed("cannot start %s: %s" % (argv[0], e))
             deadline = t0 + timeout
@@ -137,8 +160,12 @@ def runOnce(argvFor, env, stdinPath, timeout, memCap, check, keep=None):
                     proc.returncode = -9
                     raise RunFailed("timed out after %ds" % timeout)
                 time.sleep(0.002)
-            wall = time.perf_counter() - t0
             proc.returncode = status  # reaped by wait4; keep Popen from waiting
+            try:
+                with open(result) as f:
+                    wall, cpu, rssKB = f.read().split()
+            except (OSError, ValueError):
+                raise RunFailed("the launcher reported nothing: %s" % _tail(err.read()))
             out.seek(0)
             err.seek(0)
             stdoutText = out.read()
@@ -155,7 +182,7 @@ def runOnce(argvFor, env, stdinPath, timeout, memCap, check, keep=None):
         if keep:
             keep(rundir)
         m = NS_RE.search(stdoutText)
-        return Run(wall=wall, cpu=ru.ru_utime + ru.ru_stime, rssKB=ru.ru_maxrss,
+        return Run(wall=float(wall), cpu=float(cpu), rssKB=int(rssKB),
                    nsPerPair=float(m.group(1)) if m else None)
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
