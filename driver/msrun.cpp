@@ -96,6 +96,11 @@ int main(int Argc, char **Argv) {
       break;
     }
   }
+  massif::OptionError E;
+  if (!massif::engineCanProfile(Opts, /*SeesPages=*/false, E)) {
+    printError(E.Text);
+    return 1;
+  }
   if (I >= Argc) {
     fprintf(stderr, "msrun: no program given\n"
                     "msrun: usage: msrun [options] [--] program [args...]\n");

@@ -347,6 +347,16 @@ Step applyRow(Options &O, const char *Arg, const char *Copy, const Allocator &A,
 
 } // namespace
 
+bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
+  if (!O.PagesAsHeap || SeesPages)
+    return true;
+  badOption(E, "--pages-as-heap=yes")
+      .add("--pages-as-heap=yes needs page-level profiling, which this engine "
+           "does not do: it sees the program's allocations, not its page "
+           "mappings");
+  return false;
+}
+
 ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
                         OptionError &E) {
   E.Text[0] = 0;

@@ -62,6 +62,11 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
 ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
                               OptionError &E);
 
+/// Whether an engine can do what O asks: --pages-as-heap=yes needs one that
+/// sees the process's page mappings (SeesPages). When it cannot, fills E as
+/// for a bad option and returns false.
+bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E);
+
 /// Writes the option list, one line per option with its default, in the
 /// style of `valgrind --tool=massif --help`.
 void writeHelp(const Sink &Out);

@@ -244,14 +244,8 @@ void onThreadEnd(void *) { retireOwnRing(); }
 
 void createRingKey() { pthread_key_create(&RingKey, onThreadEnd); }
 
-/// The calling thread's ring, made on its first event once the process
-/// has threads; null while it has one (or after the thread's end).
-Ring *ringForEvent() {
-  if (Ring *R = MyRing)
-    return R;
-  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
-      RingRetired)
-    return nullptr;
+/// Makes the calling thread's ring.
+__attribute__((noinline)) Ring *createRing() {
   // pthread_once and pthread_setspecific may allocate: inside the event,
   // that goes to glibc.
   pthread_once(&RingKeyOnce, createRingKey);
@@ -268,6 +262,17 @@ Ring *ringForEvent() {
   MyRing = R;
   pthread_setspecific(RingKey, R);
   return R;
+}
+
+/// The calling thread's ring, made on its first event once the process
+/// has threads; null while it has one (or after the thread's end).
+inline Ring *ringForEvent() {
+  if (Ring *R = MyRing)
+    return R;
+  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+      RingRetired)
+    return nullptr;
+  return createRing();
 }
 
 /// Applies every ring if the model's lock is free; whether it was.

@@ -143,7 +143,11 @@ void parseOptionsOrExit(Options &O) {
   E.Text[0] = 0;
   switch (parseOptionString(O, Text, arenaAllocator(), E)) {
   case ParseResult::Ok:
-    return;
+    if (engineCanProfile(O, /*SeesPages=*/false, E))
+      return;
+    printLines("massif: ", E.Text);
+    printLines("massif: ", UseHelp);
+    exitNow(1);
   case ParseResult::Help:
     writeHelp(Sink{writeToStdout, nullptr});
     exitNow(0);

@@ -408,12 +408,11 @@ CaptureResult capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
     Res.N = N;
     return Res;
   }
-  // Walk, recording what is read for the next capture from this state.
-  uintptr_t SingleAddr[TailMaxSingles], SingleValue[TailMaxSingles];
-  ReadLog Singles = {SingleAddr, SingleValue, 0, TailMaxSingles, false};
-  uintptr_t PairAddr[TailMaxPairs];
-  WordPair PairValue[TailMaxPairs];
-  PairLog Pairs = {PairAddr, PairValue, 0, TailMaxPairs, false};
+  // Walk, recording what is read for the next capture from this state
+  // straight into the memo, which is valid again once the walk is done.
+  T.Valid = false;
+  ReadLog Singles = {T.SingleAddr, T.SingleValue, 0, TailMaxSingles, false};
+  PairLog Pairs = {T.PairAddr, T.PairValue, 0, TailMaxPairs, false};
   B.TailLog = &Singles;
   Regs Key = R;
   uint32_t Generation = ruleGeneration();
@@ -466,7 +465,6 @@ CaptureResult capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
   // A walk cut by Max says nothing of what lies beyond.
   if (N < Max && !Singles.Overflow && !Pairs.Overflow &&
       N - First <= TailMaxFrames) {
-    T.Valid = false;
     T.Ip = Key.Ip;
     T.Sp = Key.Sp;
     T.Bp = Key.Bp;
@@ -475,11 +473,7 @@ CaptureResult capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
     T.NumFrames = N - First;
     memcpy(T.Pcs, Pcs + First, T.NumFrames * sizeof(uint64_t));
     T.NumPairs = Pairs.Count;
-    memcpy(T.PairAddr, PairAddr, Pairs.Count * sizeof(uintptr_t));
-    memcpy(T.PairValue, PairValue, Pairs.Count * sizeof(WordPair));
     T.NumSingles = Singles.Count;
-    memcpy(T.SingleAddr, SingleAddr, Singles.Count * sizeof(uintptr_t));
-    memcpy(T.SingleValue, SingleValue, Singles.Count * sizeof(uintptr_t));
     T.Ids.Id = 0;
     T.Valid = true;
     Res.Memo = &T;
