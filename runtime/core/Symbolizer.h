@@ -39,6 +39,9 @@ struct Symbolizer {
   /// from the symbol table without reading the debug information. When
   /// null, the model calls Describe.
   const char *(*FunctionName)(void *Ctx, uint64_t Pc) = nullptr;
+  /// Optional: the address to print for Pc, where the engine's process is
+  /// laid out otherwise than Valgrind lays it out. When null, Pc itself.
+  uint64_t (*PrintedAddress)(void *Ctx, uint64_t Pc) = nullptr;
 };
 
 } // namespace massif

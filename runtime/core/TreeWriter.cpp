@@ -140,7 +140,8 @@ uint32_t TreeWriter::makeGroups(uint32_t Depth, uint32_t First,
 }
 
 void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
-  W.putHex(Pc).put(": ");
+  W.putHex(Sym.PrintedAddress ? Sym.PrintedAddress(Sym.Ctx, Pc) : Pc);
+  W.put(": ");
   const char *Fn = displayName(F.Function);
   if (F.File) {
     W.put(Fn ? Fn : "???").put(" (").put(F.File).put(':');

@@ -34,6 +34,7 @@
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
@@ -466,7 +467,53 @@ const char *functionName(void *, uint64_t Pc) {
   return E->Name;
 }
 
-const Symbolizer TheSymbolizer = {describe, nullptr, functionName};
+/// Where Valgrind 3.19 maps a position-independent executable on amd64:
+/// every address Massif prints for its code is this plus the address in
+/// the file.
+constexpr uint64_t ValgrindPieBaseAddr = 0x108000;
+
+/// The executable's mapped range and load bias (0 for a fixed-address
+/// executable, whose addresses are Valgrind's already).
+struct ExecutableLayout {
+  bool Known;
+  uint64_t Lo, Hi, Bias;
+};
+ExecutableLayout Exe;
+
+int noteExecutable(dl_phdr_info *Info, size_t, void *) {
+  // The first object is the executable.
+  Exe.Bias = Info->dlpi_addr;
+  Exe.Lo = ~uint64_t(0);
+  Exe.Hi = 0;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
+    if (Ph.p_type != PT_LOAD)
+      continue;
+    uint64_t Lo = Info->dlpi_addr + Ph.p_vaddr;
+    if (Lo < Exe.Lo)
+      Exe.Lo = Lo;
+    if (Lo + Ph.p_memsz > Exe.Hi)
+      Exe.Hi = Lo + Ph.p_memsz;
+  }
+  return 1;
+}
+
+/// The executable's code addresses as Valgrind would have them: a PIE is
+/// loaded at ValgrindPieBaseAddr there, wherever address-space
+/// randomisation put it here. (Shared libraries keep their own addresses:
+/// under Valgrind they would follow Valgrind's own preloaded libraries.)
+uint64_t printedAddress(void *, uint64_t Pc) {
+  if (!Exe.Known) {
+    Exe.Known = true;
+    dl_iterate_phdr(noteExecutable, nullptr);
+  }
+  if (Exe.Bias && Pc >= Exe.Lo && Pc < Exe.Hi)
+    return Pc - Exe.Bias + ValgrindPieBaseAddr;
+  return Pc;
+}
+
+const Symbolizer TheSymbolizer = {describe, nullptr, functionName,
+                                  printedAddress};
 
 using DemangleFn = char *(*)(const char *, char *, size_t *, int *);
 
