@@ -7,6 +7,8 @@
 // RUN: %conform --ms-print-args=--threshold=10 %s %t.p10 -- --time-unit=B --threshold=0
 // RUN: %conform --ms-print-args=--threshold=5 %s %t.p5 -- --time-unit=B --threshold=5
 // RUN: %conform --ms-print-args=--threshold=0.99 %s %t.p099 -- --time-unit=B --threshold=0
+// Massif's own "below massif's threshold (0.99%)" lines, shown whole.
+// RUN: %conform --ms-print-args=--threshold=0 %s %t.099p0 -- --time-unit=B --threshold=0.99
 #include <stdlib.h>
 
 void *my_malloc1(size_t n) { return malloc(n); }
