@@ -100,10 +100,10 @@ int main() {
 // Square::grow grows is allocated by the standard library's allocator.
 // RUN: %stacks --cxx %s %t.i -- --time-unit=B --detailed-freq=1 --threshold=0 --ignore-fn=call_init '--ignore-fn=Buffer<double, 30>::make()' '--ignore-fn=Square::grow(int)' '--ignore-fn=main::$_0::operator()(int) const'
 // RUN: %FileCheck %s --check-prefix=IGNORED < %t.i/native.txt
-// IGNORED-NOT: Buffer<double, 30>::make()
-// IGNORED-NOT: main::$_0::operator()(int) const
-// IGNORED-NOT: Square::grow(int) ({{.*}}cxx.cpp:43)
+// IGNORED-NOT: : Buffer<double, 30>::make()
+// IGNORED-NOT: : main::$_0::operator()(int) const
+// IGNORED-NOT: : Square::grow(int) ({{.*}}cxx.cpp:43)
 // IGNORED: Pooled::operator new(unsigned long)
-// IGNORED-NOT: Buffer<double, 30>::make()
-// IGNORED-NOT: main::$_0::operator()(int) const
-// IGNORED-NOT: Square::grow(int) ({{.*}}cxx.cpp:43)
+// IGNORED-NOT: : Buffer<double, 30>::make()
+// IGNORED-NOT: : main::$_0::operator()(int) const
+// IGNORED-NOT: : Square::grow(int) ({{.*}}cxx.cpp:43)
