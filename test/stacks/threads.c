@@ -4,10 +4,9 @@
 // barrier and only allocate, and all allocate the same sizes from the same
 // code, so every interleaving gives the same snapshots. The thread control
 // blocks (allocate_dtv) are ignored: their size counts the TLS modules of
-// the process, which the runtime's libraries change.
-// Thread exits free their blocks while other threads still allocate; on a
-// loaded machine that order can differ between the two runs, so retry.
-// ALLOW_RETRIES: 3
+// the process, which the runtime's libraries change. The threads wait at a
+// second barrier before they end, so that what a thread's end frees comes
+// after every thread's allocations, in either run.
 // RUN: %stacks %s %t -- --time-unit=B --detailed-freq=5 --ignore-fn=allocate_dtv
 // RUN: %FileCheck %s < %t/native.txt
 #include <pthread.h>
@@ -15,7 +14,7 @@
 
 enum { NumThreads = 10, PerThread = 40 };
 
-static pthread_barrier_t Start;
+static pthread_barrier_t Start, Done;
 static void *Blocks[NumThreads][PerThread];
 
 static void *fill(long T) {
@@ -26,15 +25,19 @@ static void *fill(long T) {
 
 static void *worker(void *Arg) {
   pthread_barrier_wait(&Start);
-  return fill((long)Arg);
+  void *Result = fill((long)Arg);
+  pthread_barrier_wait(&Done);
+  return Result;
 }
 
 int main(void) {
   pthread_t Threads[NumThreads];
   pthread_barrier_init(&Start, 0, NumThreads + 1);
+  pthread_barrier_init(&Done, 0, NumThreads + 1);
   for (long T = 0; T < NumThreads; T++)
     pthread_create(&Threads[T], 0, worker, (void *)T);
   pthread_barrier_wait(&Start);
+  pthread_barrier_wait(&Done);
   for (int T = 0; T < NumThreads; T++)
     pthread_join(Threads[T], 0);
   for (int T = 0; T < NumThreads; T++)
@@ -43,7 +46,7 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      (19,200B) 0x{{[0-9A-F.]+}}: fill ({{.*}}threads.c:23)
-// CHECK-NEXT: worker ({{.*}}threads.c:29)
+// CHECK:      (19,200B) 0x{{[0-9A-F.]+}}: fill ({{.*}}threads.c:22)
+// CHECK-NEXT: worker ({{.*}}threads.c:28)
 // CHECK-NEXT: start_thread (pthread_create.c:
 // CHECK-NEXT: clone (clone.S:
