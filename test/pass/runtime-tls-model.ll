@@ -18,7 +18,9 @@
 
 ;--- pie.ll
 target triple = "x86_64-unknown-linux-gnu"
+declare void @g()
 define void @f() {
+  call void @g()
   ret void
 }
 !llvm.module.flags = !{!0, !1}
@@ -27,13 +29,17 @@ define void @f() {
 
 ;--- nopic.ll
 target triple = "x86_64-unknown-linux-gnu"
+declare void @g()
 define void @f() {
+  call void @g()
   ret void
 }
 
 ;--- pic.ll
 target triple = "x86_64-unknown-linux-gnu"
+declare void @g()
 define void @f() {
+  call void @g()
   ret void
 }
 !llvm.module.flags = !{!0}

@@ -25,10 +25,12 @@
 ;--- x86.ll
 target triple = "x86_64-unknown-linux-gnu"
 
+declare void @g()
+
 define i32 @probed(i32 %a) {
 ; ON-LABEL: define i32 @probed(
 ; ON:         call preserve_allcc void @__massif_stack_enter(
-; ON:         [[N:%.*]] = add i64 0, 5
+; ON:         [[N:%.*]] = add i64 0, 6
 ; ON:         add i64 {{%.*}}, [[N]]
 ; ON-NOT:     add i64
 ; ON:         call preserve_allcc void @__massif_stack_leave(
@@ -36,6 +38,7 @@ define i32 @probed(i32 %a) {
 ; ON-NOT:     @__massif_stack_{{enter|leave}}(
 ; ON:         ret i32 %x
   %x = add i32 %a, 1
+  call void @g()
   ret i32 %x
 }
 
@@ -45,6 +48,7 @@ define i32 @maybe_probed(i32 %a) {
 ; ON-ONLY-NOT:   @__massif_stack_enter(
 ; ON:            ret i32 %x
   %x = mul i32 %a, 3
+  call void @g()
   ret i32 %x
 }
 

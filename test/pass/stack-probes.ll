@@ -3,6 +3,8 @@
 ; the stack pointer and the caller's (the address of the return address
 ; plus 8). The hook is preserve_all, so the cold call costs the
 ; function no register. -O0 (optnone) code calls the hook unconditionally.
+; A small leaf (it calls nothing but intrinsics, and its static frame is
+; at most 256 bytes) is not probed.
 ; LLVM 16 and later reach the flag through llvm.threadlocal.address.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s \
@@ -113,6 +115,7 @@ define i32 @two_returns(i1 %c) {
 ; CHECK-NOT:     @__massif_stack_{{enter|leave}}(
 ; CHECK:         ret i32 2
 entry:
+  call void @use(ptr null)
   br i1 %c, label %one, label %two
 one:
   ret i32 1
@@ -131,6 +134,7 @@ define i32 @at_O0(i32 %a) noinline optnone {
 ; CHECK-NEXT:    [[ERA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[ECALLER:%.*]] = getelementptr i8, ptr [[ERA]], i64 8
 ; CHECK-NEXT:    call preserve_allcc void @__massif_stack_enter(ptr [[SP]], ptr [[ECALLER]])
+; CHECK-NEXT:    call void @use(ptr %retval)
 ; CHECK-NEXT:    [[XSP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
 ; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
@@ -139,9 +143,45 @@ define i32 @at_O0(i32 %a) noinline optnone {
 ; CHECK-NEXT:    ret i32 %r
   %retval = alloca i32
   store i32 %a, ptr %retval
+  call void @use(ptr %retval)
   %r = load i32, ptr %retval
   ret i32 %r
 }
+
+; Small leaves are not probed: nothing else can happen on the thread while
+; they run. Intrinsics do not count as calls; 256 bytes of locals are
+; small; a bigger frame, or a dynamic one, is probed.
+define i32 @small_leaf(i32 %a) {
+; CHECK-LABEL: define i32 @small_leaf(
+; CHECK-NOT:     @__massif_stack_{{enter|leave}}(
+; CHECK:         ret i32 %x
+  %buf = alloca [256 x i8]
+  call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 256, i1 false)
+  %x = add i32 %a, 1
+  ret i32 %x
+}
+
+define i32 @big_leaf(i32 %a) {
+; CHECK-LABEL: define i32 @big_leaf(
+; CHECK:         call preserve_allcc void @__massif_stack_enter(
+; CHECK:         call preserve_allcc void @__massif_stack_leave(
+; CHECK:         ret i32 %a
+  %buf = alloca [257 x i8]
+  call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 257, i1 false)
+  ret i32 %a
+}
+
+define i32 @dynamic_leaf(i64 %n) {
+; CHECK-LABEL: define i32 @dynamic_leaf(
+; CHECK:         call preserve_allcc void @__massif_stack_enter(
+; CHECK:         call preserve_allcc void @__massif_stack_leave(
+; CHECK:         ret i32 0
+  %buf = alloca i8, i64 %n
+  call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 %n, i1 false)
+  ret i32 0
+}
+
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 ; A naked function has no room for probes; declarations get none.
 define void @bare() naked {
