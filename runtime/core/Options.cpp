@@ -207,7 +207,7 @@ Step parseInt(const char *Arg, const char *Name, const char *V, int64_t Min,
     badOption(E, Arg)
         .add("Invalid integer value '")
         .add(V)
-        .add("'; --")
+        .add("'\n--")
         .add(Name)
         .add(" accepts an integer from ")
         .addInt(Min)
@@ -239,7 +239,7 @@ Step parseAlignment(const char *Arg, const char *V, int64_t Min, int64_t Max,
     badOption(E, Arg)
         .add("Invalid integer value '")
         .add(V)
-        .add("'; --alignment accepts a power of 2 from ")
+        .add("'\n--alignment accepts a power of 2 from ")
         .addInt(Min)
         .add(" to ")
         .addInt(Max);
@@ -264,7 +264,7 @@ Step parseDouble(const char *Arg, const char *Name, const char *V, double Min,
   double D = parseValgrindDouble(V, End);
   if (*End) {
     FixedText T = badOption(E, Arg);
-    T.add("Invalid floating point value '").add(V).add("'; --").add(Name);
+    T.add("Invalid floating point value '").add(V).add("'\n--").add(Name);
     if (Checked) {
       T.add(" accepts a decimal number from ");
       addDouble(T, Min);
@@ -297,8 +297,10 @@ Step parseTimeUnit(const char *Arg, const char *Name, const char *V,
   else if (strcmp(V, "B") == 0)
     Out = TimeUnit::Bytes;
   else {
-    FixedText T = badOption(E, Arg);
-    T.add("--").add(Name).add(" accepts ");
+    // Massif matches the three values as three options: any other value is
+    // an unknown option to it.
+    FixedText T(E.Text, sizeof(E.Text));
+    T.add("Unknown option: ").add(Arg).add("\n--").add(Name).add(" accepts ");
     addChoices(T, Choices);
     return Step::Error;
   }

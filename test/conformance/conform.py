@@ -19,7 +19,7 @@ match anything). Several files (a fork) are paired in the order they were
 written, which the program fixes (e.g. the child exits before the parent);
 files written within one tick of the file clock pair by equal reports.
 --stderr compares the lines of both stderrs that match REGEX, once the
-"==PID== " and "massif: " prefixes are gone (error texts). The programs'
+"==PID== ", "valgrind: " and "massif: " prefixes are gone (error texts). The programs'
 exit statuses (a signal counts as -N) and standard outputs must match.
 Core dumps are disabled for both runs.
 
@@ -37,7 +37,7 @@ import subprocess
 import sys
 
 ADDR = re.compile(r"0x[0-9A-F]+:")
-PREFIX = re.compile(r"^(==\d+== |massif: )")
+PREFIX = re.compile(r"^(==\d+== |massif: |valgrind: )")
 
 
 def tool(name):
