@@ -2,6 +2,10 @@
 // the requested ones, the slop is what Valgrind's allocator adds for the
 // alignment.
 // RUN: %conform %s %t -- --time-unit=B --detailed-freq=1 --threshold=0
+// --alignment changes the slop of every block, plain malloc's too (the
+// program's pointers keep glibc's alignment natively).
+// RUN: %conform %s %t.a64 -- --time-unit=B --detailed-freq=1 --threshold=0 --alignment=64
+// RUN: %conform %s %t.a4096 -- --time-unit=B --detailed-freq=1 --threshold=0 --alignment=4096
 #include <malloc.h>
 #include <stdlib.h>
 
