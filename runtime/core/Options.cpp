@@ -359,6 +359,17 @@ bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
   return false;
 }
 
+/// Options of Valgrind's core rather than Massif's: they change the
+/// profile, but Massif's desc: line does not list them.
+bool isCoreOption(const char *Arg) {
+  static const char *const CoreNames[] = {"run-libc-freeres",
+                                          "run-cxx-freeres"};
+  for (const char *Name : CoreNames)
+    if (valueOf(Arg, Name))
+      return true;
+  return false;
+}
+
 ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
                         OptionError &E) {
   E.Text[0] = 0;
@@ -381,7 +392,10 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
       FixedText(E.Text, sizeof(E.Text)).add("Unknown option: ").add(Arg);
     return ParseResult::Error;
   }
-  O.Given.Items[O.Given.Count++] = Copy;
+  if (isCoreOption(Arg))
+    freeArray(A, Copy, Len + 1);
+  else
+    O.Given.Items[O.Given.Count++] = Copy;
   return ParseResult::Ok;
 }
 

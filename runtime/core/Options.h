@@ -36,7 +36,8 @@ struct Options {
 #define MASSIF_LIST(Name, Field, Help) StringList Field;
 #include "Options.def"
 
-  /// Every accepted argument, verbatim and in order, for the desc: line.
+  /// Every accepted argument, verbatim and in order, for the desc: line
+  /// (Valgrind core options such as --run-libc-freeres aside, as Massif).
   StringList Given;
 };
 

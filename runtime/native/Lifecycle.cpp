@@ -29,6 +29,7 @@
 #include "Threads.h"
 #include "Unwind.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <new>
@@ -40,6 +41,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+extern "C" void __libc_freeres(void); // glibc: for memory checkers
 
 using namespace massif;
 using namespace massif::native;
@@ -102,7 +105,10 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
 
 void onExit() { finishProfile(); }
 
-void onQuickExit() { writeProfile(WriteReason::Immediate, "quick_exit"); }
+void onQuickExit() {
+  runFreeres(WriteReason::Immediate);
+  writeProfile(WriteReason::Immediate, "quick_exit");
+}
 
 const char *getEnv(const char *Name) { return getenv(Name); }
 
@@ -264,18 +270,37 @@ void reportFileError(const char *What, const char *Path, int Errno) {
   writeLine(2, Parts, 6);
 }
 
-/// Expands the output name and writes the profile. Model lock held.
-/// Returns true when the file was written.
-bool writeProfileFile(WriteReason Why) {
+/// The output file's name, expanded once for the write to come: before
+/// the freeres calls (runFreeres), which clear the environment that %q{VAR}
+/// reads; at the write otherwise.
+char OutPath[PathCap];
+bool OutPathReady = false;
+
+/// Expands --massif-out-file into OutPath; reports a bad name as Massif
+/// does. Returns whether the name is good.
+bool expandOutPath(WriteReason Why) {
+  if (OutPathReady)
+    return true;
   const char *Pattern = TheModel.Opts->OutFile;
-  static char Path[PathCap];
   char Reason[512];
   NameContext C = {(uint64_t)getpid(), HaveStartCwd ? StartCwd : nullptr,
                    &FileSequence, getEnv};
-  if (!expandFileName(Pattern, C, Path, sizeof(Path), Reason, sizeof(Reason))) {
+  if (!expandFileName(Pattern, C, OutPath, sizeof(OutPath), Reason,
+                      sizeof(Reason))) {
     badOutFile(Pattern, Reason, Why);
     return false;
   }
+  OutPathReady = true;
+  return true;
+}
+
+/// Expands the output name (unless runFreeres did) and writes the profile.
+/// Model lock held. Returns true when the file was written.
+bool writeProfileFile(WriteReason Why) {
+  if (!expandOutPath(Why))
+    return false;
+  OutPathReady = false; // the next write (after an exec failed) expands anew
+  const char *Path = OutPath;
 
   int Fd;
   do
@@ -362,7 +387,44 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
   return Written;
 }
 
-void native::finishProfile() { writeProfile(WriteReason::Exit, "exit"); }
+/// What Valgrind does at the end of a process that exits (exit, a return
+/// from main, _exit, quick_exit; not a fatal signal): before Massif writes
+/// its file, it has the program free what the C++ runtime and glibc keep
+/// for the life of the process (libstdc++'s exception pool, glibc's
+/// locale, NSS and loader data), with --run-cxx-freeres and
+/// --run-libc-freeres, both on by default. Those frees are ordinary events
+/// of the profile (its last snapshots). Call on the exiting thread, outside
+/// any event.
+void native::runFreeres(WriteReason Why) {
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive ||
+      !ownsRuntime() || TheThread.InRuntime)
+    return;
+  static bool Done = false; // once, whichever end comes first
+  if (Done)
+    return;
+  Done = true;
+  if (TheModel.Opts->RunCxxFreeres) {
+    TheThread.InRuntime = true; // dlsym may allocate
+    auto *CxxFreeres =
+        (void (*)())dlsym(RTLD_DEFAULT, "_ZN9__gnu_cxx9__freeresEv");
+    TheThread.InRuntime = false;
+    if (CxxFreeres)
+      CxxFreeres();
+  }
+  if (TheModel.Opts->RunLibcFreeres) {
+    // glibc's freeres clears the environment: name the file first.
+    TheThread.InRuntime = true;
+    bool Named = expandOutPath(Why);
+    TheThread.InRuntime = false;
+    if (Named)
+      __libc_freeres();
+  }
+}
+
+void native::finishProfile() {
+  runFreeres(WriteReason::Exit);
+  writeProfile(WriteReason::Exit, "exit");
+}
 
 // Runs after the program's own destructors (priority 101 destructors run
 // last among the executable's), while the dynamic linker runs the

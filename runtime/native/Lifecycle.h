@@ -26,6 +26,12 @@ enum class WriteReason {
   Exec,      ///< before exec: recording goes on in case the exec fails
 };
 
+/// Has the program free what glibc and libstdc++ keep for the life of the
+/// process, as Valgrind does at an exit (--run-libc-freeres,
+/// --run-cxx-freeres); once, before the write of an exit (Why) or _exit.
+/// The output file is named first: glibc's freeres clears the environment.
+void runFreeres(WriteReason Why);
+
 /// Writes the profile to --massif-out-file (expanded now) unless this
 /// process must not: it is a vfork child or a clone sharing the parent's
 /// memory, the profile was already finished, or the calling thread is inside

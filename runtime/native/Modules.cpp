@@ -200,7 +200,7 @@ void dropSnapshot(Snapshot &S) {
   arenaDeallocate(S.Items, S.Cap * sizeof(Loaded));
 }
 
-/// The text of /proc/self/maps, in arena memory.
+/// The text of the process's maps file, in arena memory.
 struct MapsText {
   char *Text;
   size_t SizeB, CapB;
@@ -210,7 +210,11 @@ bool readMaps(MapsText &M) {
   M.SizeB = 0;
   M.CapB = 64 * 1024;
   M.Text = (char *)arenaAllocate(M.CapB);
-  int Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  // Through the calling thread: /proc/self/maps reads empty once the main
+  // thread has left with pthread_exit.
+  int Fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (Fd < 0 || !M.Text) {
     if (Fd >= 0)
       close(Fd);

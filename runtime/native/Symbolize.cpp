@@ -139,12 +139,24 @@ void reportClosedModules() {
   State.ClosedReported = Count;
 }
 
+/// The process's mappings, through the calling thread: once the main
+/// thread has left with pthread_exit, the thread-group leader is a zombie
+/// and /proc/self/maps reads empty, but /proc/thread-self/maps does not.
+int reportMappings() {
+  FILE *Maps = fopen("/proc/thread-self/maps", "re"); // malloc: guard set
+  if (!Maps)
+    return dwfl_linux_proc_report(State.Session, getpid());
+  int Err = dwfl_linux_proc_maps_report(State.Session, Maps);
+  fclose(Maps);
+  return Err;
+}
+
 bool reportModules(bool Initial) {
   if (Initial)
     dwfl_report_begin(State.Session);
   else
     dwfl_report_begin_add(State.Session);
-  int Err = dwfl_linux_proc_report(State.Session, getpid());
+  int Err = reportMappings();
   reportClosedModules();
   dwfl_report_end(State.Session, nullptr, nullptr);
   return Err == 0;
