@@ -2,6 +2,9 @@
 // (with and without nothrow and size). The libstdc++ start-up pool is
 // ignored as Massif's own tests ignore it.
 // RUN: %conform --cxx %s %t -- --time-unit=B --detailed-freq=1 --ignore-fn=call_init
+// With the pool counted: allocated before main, freed at exit by
+// libstdc++'s freeres (--run-cxx-freeres, on by default).
+// RUN: %conform --cxx %s %t.pool -- --time-unit=B --detailed-freq=1
 #include <new>
 
 struct Widget {
