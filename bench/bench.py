@@ -12,6 +12,7 @@ import argparse
 import datetime
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -83,6 +84,17 @@ def log(msg):
     print("bench: " + msg, file=sys.stderr, flush=True)
 
 
+def modelAlone(mscc):
+    """The model's own cost (issue 4's budget): core-bench from the same
+    build as mscc, 10,000 live blocks; its lines, or None without it."""
+    exe = os.path.join(os.path.dirname(mscc), "core-bench")
+    if not os.path.exists(exe):
+        return None
+    log("model alone: %s 10000" % exe)
+    p = subprocess.run([exe, "10000"], capture_output=True, text=True)
+    return p.stdout.strip().splitlines() if p.returncode == 0 else None
+
+
 def main(argv):
     a = parseArgs(argv)
     started = time.time()
@@ -146,6 +158,7 @@ def main(argv):
         "build_failures": [(p, v, why) for (p, v), (path, why) in sorted(built.items())
                            if path is None],
         "seconds": round(time.time() - started, 1),
+        "model": modelAlone(a.mscc),
     }
     os.makedirs(a.out, exist_ok=True)
     md = report.markdown(meta, a.workloadList, a.configList, results, compared)

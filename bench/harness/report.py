@@ -197,6 +197,16 @@ def markdown(meta, workloads, configs, results, correctness):
                  "allocated and freed up to it.")
         L.append("")
         L.append("Profiles kept in bench/results/profiles/.")
+    if meta.get("model"):
+        L.append("")
+        L.append("## The model alone (issue 4's budget)")
+        L.append("")
+        L.append("`core-bench 10000`: runtime/core's onMalloc+onFree, the replay of "
+                 "Valgrind's allocator included, without stack capture or "
+                 "glibc; budget 20 ns per pair and 64 bytes per live block.")
+        L.append("")
+        for line in meta["model"]:
+            L.append("    " + line)
     failures = [(w.name, c.name, results[w.name][c.name].error) for w in workloads
                 for c in configs if results.get(w.name, {}).get(c.name) is not None
                 and results[w.name][c.name].error]
