@@ -267,34 +267,25 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
 // first test; R11 is the one register preserve_all callers give up.
 #if defined(__x86_64__)
 asm(R"(
+  .macro massif_probe_hook Name, Slow
   .text
-  .globl __massif_stack_enter
-  .type __massif_stack_enter, @function
+  .globl \Name
+  .type \Name, @function
   .p2align 4
-__massif_stack_enter:
+\Name:
   .cfi_startproc
   movq __massif_stack_probes_on@gottpoff(%rip), %r11
   cmpb $0, %fs:(%r11)
   jne 1f
   ret
 1:
-  jmp massifStackEnterSlow
+  jmp \Slow
   .cfi_endproc
-  .size __massif_stack_enter, .-__massif_stack_enter
+  .size \Name, .-\Name
+  .endm
 
-  .globl __massif_stack_leave
-  .type __massif_stack_leave, @function
-  .p2align 4
-__massif_stack_leave:
-  .cfi_startproc
-  movq __massif_stack_probes_on@gottpoff(%rip), %r11
-  cmpb $0, %fs:(%r11)
-  jne 1f
-  ret
-1:
-  jmp massifStackLeaveSlow
-  .cfi_endproc
-  .size __massif_stack_leave, .-__massif_stack_leave
+  massif_probe_hook __massif_stack_enter, massifStackEnterSlow
+  massif_probe_hook __massif_stack_leave, massifStackLeaveSlow
 )");
 #else
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
