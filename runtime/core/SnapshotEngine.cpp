@@ -36,12 +36,43 @@ bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
   PeakInaccuracy = Inaccuracy;
   KeepTrees = Trees;
   Snaps = allocArray<Snapshot>(A, Max);
-  return Snaps != nullptr;
+  Spare = allocArray<uint64_t *>(A, Max);
+  SpareCap = allocArray<uint32_t>(A, Max);
+  CullPrev = allocArray<uint32_t>(A, Max);
+  CullNext = allocArray<uint32_t>(A, Max);
+  CullStamp = allocArray<uint32_t>(A, Max);
+  // Max - 2 spans at first, two more per deletion (Max / 2 of them).
+  CullHeap = allocArray<SpanEntry>(A, 2 * Max);
+  return Snaps && Spare && SpareCap && CullPrev && CullNext && CullStamp &&
+         CullHeap;
 }
 
 void SnapshotEngine::release(Snapshot &S) {
-  freeArray(A, S.Values, S.NumValues);
+  if (S.Values) {
+    if (NumSpare < Max) {
+      Spare[NumSpare] = S.Values;
+      SpareCap[NumSpare++] = S.ValuesCap;
+    } else {
+      freeArray(A, S.Values, S.ValuesCap);
+    }
+  }
   memset(&S, 0, sizeof(S));
+}
+
+uint64_t *SnapshotEngine::valuesFor(uint32_t N, uint32_t &Cap) {
+  // The tree only grows, so the last spare is as big as any; one too small
+  // is dropped, and a new array leaves room for growth.
+  while (NumSpare) {
+    --NumSpare;
+    if (SpareCap[NumSpare] >= N) {
+      Cap = SpareCap[NumSpare];
+      return Spare[NumSpare];
+    }
+    freeArray(A, Spare[NumSpare], SpareCap[NumSpare]);
+  }
+  uint64_t Want = uint64_t(N) + N / 4 + 16;
+  Cap = Want > 0xFFFFFFFFu ? N : uint32_t(Want);
+  return allocArray<uint64_t>(A, Cap);
 }
 
 void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
@@ -55,12 +86,15 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
   S.Detailed = Detailed && KeepTrees;
   S.Values = nullptr;
   S.NumValues = 0;
+  S.ValuesCap = 0;
   if (S.Detailed) {
     // Out of memory degrades the snapshot to a normal one.
-    S.Values = allocArray<uint64_t>(A, N ? N : 1);
+    S.Values = valuesFor(N ? N : 1, S.ValuesCap);
     if (S.Values) {
       memcpy(S.Values, Values, N * sizeof(uint64_t));
       S.NumValues = N ? N : 1;
+      if (!N)
+        S.Values[0] = 0;
     } else {
       S.Detailed = false;
     }
@@ -93,34 +127,93 @@ void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
   take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, Values, N);
 }
 
-int64_t SnapshotEngine::cull() {
-  // Delete Max/2 snapshots one at a time: each time the cullable one
-  // whose neighbours span the least time (first such in array order).
-  for (uint32_t Round = 0; Round < Max / 2; ++Round) {
-    uint32_t Prev = 0, Cur = 1;
-    while (Cur < Max && Snaps[Cur].Kind == SnapshotKind::Unused)
-      ++Cur;
-    uint32_t Next = Cur + 1;
-    while (Next < Max && Snaps[Next].Kind == SnapshotKind::Unused)
-      ++Next;
-    int64_t MinSpan = INT64_MAX;
-    uint32_t MinJ = Max;
-    while (Next < Max) {
-      int64_t Span = Snaps[Next].Time - Snaps[Prev].Time;
-      if (Snaps[Cur].Kind != SnapshotKind::Peak && Span < MinSpan) {
-        MinSpan = Span;
-        MinJ = Cur;
-      }
-      Prev = Cur;
-      Cur = Next;
-      ++Next;
-      while (Next < Max && Snaps[Next].Kind == SnapshotKind::Unused)
-        ++Next;
+/// A cullable snapshot's span (the time between its neighbours) in a
+/// binary min-heap ordered by span, then by position (Massif deletes the
+/// first of equal spans). An entry whose span has changed since it was
+/// pushed is stale: Stamp tells.
+struct SpanEntry {
+  int64_t Span;
+  uint32_t Index;
+  uint32_t Stamp;
+};
+
+namespace {
+
+bool before(const SpanEntry &L, const SpanEntry &R) {
+  return L.Span != R.Span ? L.Span < R.Span : L.Index < R.Index;
+}
+
+struct SpanHeap {
+  SpanEntry *E;
+  uint32_t N;
+  void push(SpanEntry X) {
+    uint32_t I = N++;
+    while (I && before(X, E[(I - 1) / 2])) {
+      E[I] = E[(I - 1) / 2];
+      I = (I - 1) / 2;
     }
-    if (MinJ == Max)
-      break; // nothing cullable (cannot happen with Max >= 10)
-    release(Snaps[MinJ]);
+    E[I] = X;
+  }
+  SpanEntry pop() {
+    SpanEntry Top = E[0], X = E[--N];
+    uint32_t I = 0;
+    for (;;) {
+      uint32_t C = 2 * I + 1;
+      if (C >= N)
+        break;
+      if (C + 1 < N && before(E[C + 1], E[C]))
+        ++C;
+      if (!before(E[C], X))
+        break;
+      E[I] = E[C];
+      I = C;
+    }
+    E[I] = X;
+    return Top;
+  }
+};
+
+} // namespace
+
+int64_t SnapshotEngine::cull() {
+  // Delete Max/2 snapshots one at a time: each time the cullable one (not
+  // the first, not the last, not the peak) whose neighbours span the least
+  // time, the first such in array order. The alive snapshots are a linked
+  // list; a deletion changes its two neighbours' spans, which are pushed
+  // anew (the old entries go stale).
+  constexpr uint32_t None = ~uint32_t(0);
+  uint32_t *Prev = CullPrev, *Next = CullNext, *Stamp = CullStamp;
+  memset(Stamp, 0, Max * sizeof(uint32_t));
+  for (uint32_t I = 0; I < Max; ++I) {
+    Prev[I] = I ? I - 1 : None;
+    Next[I] = I + 1 < Max ? I + 1 : None;
+  }
+  SpanHeap Heap{CullHeap, 0};
+  auto cullable = [&](uint32_t I) {
+    return Prev[I] != None && Next[I] != None &&
+           Snaps[I].Kind != SnapshotKind::Peak;
+  };
+  auto pushSpan = [&](uint32_t I) {
+    if (cullable(I))
+      Heap.push(SpanEntry{Snaps[Next[I]].Time - Snaps[Prev[I]].Time, I,
+                          ++Stamp[I]});
+  };
+  for (uint32_t I = 0; I < Max; ++I)
+    pushSpan(I);
+  for (uint32_t Round = 0; Round < Max / 2 && Heap.N; ++Round) {
+    SpanEntry Top = Heap.pop();
+    if (Top.Stamp != Stamp[Top.Index]) {
+      --Round; // stale: its span changed since
+      continue;
+    }
+    uint32_t J = Top.Index, P = Prev[J], N = Next[J];
+    release(Snaps[J]);
     ++NumCulled;
+    Stamp[J] = 0;
+    Next[P] = N;
+    Prev[N] = P;
+    pushSpan(P);
+    pushSpan(N);
   }
 
   // Slide the survivors down.

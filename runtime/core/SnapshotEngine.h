@@ -22,7 +22,10 @@
 // becomes the new minimum interval. EarliestNext = time + that interval.
 //
 // A detailed snapshot owns a copy of the allocation tree's values as they
-// were (AllocTree.h); nothing else of the tree is copied.
+// were (AllocTree.h); nothing else of the tree is copied. A culled
+// snapshot's array is kept for the next detailed one: a program whose
+// snapshots crowd in (the minimum interval stays small) takes hundreds of
+// thousands of them, most culled again at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +45,7 @@ struct Snapshot {
   uint64_t StacksB;
   uint64_t *Values;   ///< frozen tree values, or null when not detailed
   uint32_t NumValues; ///< entries that existed when it was taken
+  uint32_t ValuesCap; ///< the Values array's size (it may be larger)
   SnapshotKind Kind;
   bool Detailed;
 };
@@ -88,6 +92,8 @@ private:
     return I == 0 || I == Used - 1 || Snaps[I].Kind == SnapshotKind::Peak;
   }
   void release(Snapshot &S);
+  /// An array of at least N values, a spare one if it is big enough.
+  uint64_t *valuesFor(uint32_t N, uint32_t &Cap);
 
   Allocator A{};
   Snapshot *Snaps = nullptr;
@@ -102,6 +108,13 @@ private:
   uint64_t PeakTotalB = 0;
   uint64_t PeakLimitB = 0; ///< PeakTotalB plus the allowed inaccuracy
   uint64_t NumCulled = 0;
+  /// cull's working memory, Max entries each (the heap's twice that).
+  uint32_t *CullPrev = nullptr, *CullNext = nullptr, *CullStamp = nullptr;
+  struct SpanEntry *CullHeap = nullptr;
+  /// Value arrays of culled snapshots, for reuse (at most Max).
+  uint64_t **Spare = nullptr;
+  uint32_t *SpareCap = nullptr;
+  uint32_t NumSpare = 0;
 };
 
 } // namespace massif
