@@ -28,6 +28,7 @@
 #include "Modules.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 
 extern "C" void *__libc_stack_end; // the main thread's initial stack pointer
@@ -64,6 +65,20 @@ namespace {
 bool onStack(const UnwindStart &Start, const void *Frame) {
   uintptr_t F = (uintptr_t)Frame;
   return F >= Start.StackLo && F < Start.StackHi;
+}
+
+/// Start moved onto the alternate signal stack the thread runs on, when
+/// Start's entry frame lies there. The walk then keeps to that stack as
+/// Valgrind's does: through the handler and the signal frame to the
+/// interrupted instruction, whose caller's frame lies off it.
+bool onAltStack(const UnwindStart &Start, UnwindStart &Alt) {
+  stack_t Ss;
+  if (sigaltstack(nullptr, &Ss) != 0 || !(Ss.ss_flags & SS_ONSTACK))
+    return false;
+  Alt = Start;
+  Alt.StackLo = (uintptr_t)Ss.ss_sp;
+  Alt.StackHi = (uintptr_t)Ss.ss_sp + Ss.ss_size;
+  return onStack(Alt, Start.EntryFrame);
 }
 
 /// The registers that find the caller of the frame last stored.
@@ -357,21 +372,24 @@ struct CaptureResult {
   StackId Known;
 };
 
-CaptureResult capture(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max,
+CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
                       bool IdOnly) {
   CaptureResult Res = {0, nullptr, false, 0};
   if (Max == 0)
     return Res;
   // Frame 0: the entry point's own frame (the runtime keeps frame pointers)
   // holds the return address into its caller.
-  const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
+  const uintptr_t *Entry = (const uintptr_t *)Given.EntryFrame;
   Regs R = {Entry[1], (uintptr_t)Entry + 16, Entry[0], false};
   Pcs[0] = R.Ip - 1;
   Res.N = 1;
-  // Bounds that do not contain the entry frame (a signal handler on an
-  // alternate stack) say nothing about the frames above it.
-  if (!onStack(Start, Start.EntryFrame))
+  // Off the thread's stack: a signal handler on an alternate stack, walked
+  // within that stack; anywhere else, nothing is known of the callers.
+  UnwindStart Alt;
+  if (__builtin_expect(!onStack(Given, Given.EntryFrame), 0) &&
+      !onAltStack(Given, Alt))
     return Res;
+  const UnwindStart &Start = onStack(Given, Given.EntryFrame) ? Given : Alt;
   Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr, nullptr};
   uint32_t N = 1;
   if (Start.ResumeFrame) {

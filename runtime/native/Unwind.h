@@ -43,8 +43,9 @@ struct UnwindStart {
   /// library's frames, which may lack frame pointers. Null otherwise.
   const void *ResumeFrame;
   /// The current thread's stack: [StackLo, StackHi). Frame pointers at or
-  /// above StackHi end the walk; an entry frame outside the range (a signal
-  /// handler on an alternate stack) is trusted for its first frame only.
+  /// above StackHi end the walk. An entry frame outside the range is on
+  /// the alternate signal stack, whose bounds then apply, or else is
+  /// trusted for its first frame only.
   uintptr_t StackLo;
   uintptr_t StackHi;
   /// main's frame pointer (the pass marks it), where the walk ends, since
