@@ -192,11 +192,24 @@ RegRule initialRule(const Row *Init, uint32_t Reg, const Cie &C) {
   return Reg == RegBp ? Init->Bp : Init->Ra;
 }
 
+/// How the rows of an FDE compute the CFA.
+struct CfaUse {
+  bool FromBp = false; ///< some row takes it from RBP
+  bool Moved = false;  ///< some row has it elsewhere than RSP + 8
+
+  void add(const Row &Rw) {
+    bool Entry = Rw.Cfa == Row::RegOff && Rw.CfaReg == RegSp && Rw.CfaOff == 8;
+    FromBp |= Rw.Cfa == Row::RegOff && Rw.CfaReg == RegBp;
+    Moved |= !Entry;
+  }
+};
+
 /// Runs the call-frame instructions in [P, End) into Rw, stopping before the
 /// first row that starts beyond Target. Init is the row after the CIE's
 /// instructions (for DW_CFA_restore), null while running those.
 bool runCfi(const uint8_t *P, const uint8_t *End, const Cie &C, uint64_t Loc,
-            uint64_t Target, Row &Rw, const Row *Init) {
+            uint64_t Target, Row &Rw, const Row *Init,
+            CfaUse *Seen = nullptr) {
   constexpr int MaxStates = 16;
   Row Saved[MaxStates];
   int NumSaved = 0;
@@ -349,76 +362,129 @@ bool runCfi(const uint8_t *P, const uint8_t *End, const Cie &C, uint64_t Loc,
         return false;
       }
     }
+    if (Seen)
+      Seen->add(Rw);
     if (Loc + Delta > Target)
       return true;
     Loc += Delta;
   }
+  if (Seen)
+    Seen->add(Rw);
   return R.ok();
 }
 
+/// .eh_frame_hdr's binary search table: Count pairs of {initial location,
+/// FDE}, each an int32 from Base.
+struct FdeTable {
+  uint64_t Base;
+  const int32_t *Pairs;
+  uint64_t Count;
+
+  bool open(const uint8_t *Hdr) {
+    if (Hdr[0] != 1)
+      return false;
+    uint8_t FramePtrEnc = Hdr[1], CountEnc = Hdr[2], TableEnc = Hdr[3];
+    Reader R{Hdr + 4, Hdr + 4 + 16};
+    uint64_t FramePtr;
+    Base = (uint64_t)(uintptr_t)Hdr;
+    if (!R.encoded(FramePtrEnc, Base, FramePtr) ||
+        !R.encoded(CountEnc, Base, Count) || Count == 0)
+      return false;
+    if (TableEnc != (PeDatarel | PeSdata4))
+      return false; // every linker writes this form
+    Pairs = (const int32_t *)R.P;
+    return true;
+  }
+  uint64_t start(uint64_t I) const { return Base + (int64_t)Pairs[2 * I]; }
+  const uint8_t *fde(uint64_t I) const {
+    return (const uint8_t *)(uintptr_t)(Base + (int64_t)Pairs[2 * I + 1]);
+  }
+};
+
 /// Finds the FDE covering Addr through .eh_frame_hdr's sorted table.
 const uint8_t *findFde(const uint8_t *Hdr, uint64_t Addr) {
-  if (Hdr[0] != 1)
+  FdeTable T;
+  if (!T.open(Hdr))
     return nullptr;
-  uint8_t FramePtrEnc = Hdr[1], CountEnc = Hdr[2], TableEnc = Hdr[3];
-  Reader R{Hdr + 4, Hdr + 4 + 16};
-  uint64_t FramePtr, Count;
-  uint64_t Base = (uint64_t)(uintptr_t)Hdr;
-  if (!R.encoded(FramePtrEnc, Base, FramePtr) ||
-      !R.encoded(CountEnc, Base, Count) || Count == 0)
-    return nullptr;
-  if (TableEnc != (PeDatarel | PeSdata4))
-    return nullptr; // every linker writes this form
-  const int32_t *Table = (const int32_t *)R.P;
-  uint64_t Lo = 0, Hi = Count;
+  uint64_t Lo = 0, Hi = T.Count;
   while (Hi - Lo > 1) {
     uint64_t Mid = (Lo + Hi) / 2;
-    if (Base + (int64_t)Table[2 * Mid] <= Addr)
+    if (T.start(Mid) <= Addr)
       Lo = Mid;
     else
       Hi = Mid;
   }
-  if (Base + (int64_t)Table[2 * Lo] > Addr)
+  if (T.start(Lo) > Addr)
     return nullptr;
-  return (const uint8_t *)(uintptr_t)(Base + (int64_t)Table[2 * Lo + 1]);
+  return T.fde(Lo);
 }
+
+/// An FDE, parsed: its CIE, the code it covers and its own instructions.
+struct Fde {
+  Cie C;
+  uint64_t PcBegin, PcRange;
+  const uint8_t *Insns, *InsnsEnd;
+
+  bool parse(const uint8_t *P) {
+    uint32_t Len32;
+    memcpy(&Len32, P, 4);
+    if (Len32 == 0 || Len32 == 0xffffffff)
+      return false;
+    Reader R{P + 4, P + 4 + Len32};
+    uint32_t CiePtr = R.fixed<uint32_t>();
+    if (CiePtr == 0) // a CIE, not an FDE
+      return false;
+    if (!parseCie(P + 4 - CiePtr, C))
+      return false;
+    if (!R.encoded(C.FdeEnc, 0, PcBegin) ||
+        !R.encoded(C.FdeEnc & 0x0f, 0, PcRange))
+      return false;
+    // The CIE's letters start with 'z' whenever the FDE has augmentation
+    // data; every x86-64 toolchain writes "zR" or longer.
+    R.P += R.uleb();
+    Insns = R.P;
+    InsnsEnd = R.End;
+    return R.ok();
+  }
+
+  /// Runs the CIE's instructions, then the FDE's up to Target.
+  bool run(uint64_t Target, Row &Out, CfaUse *Seen = nullptr) const {
+    Row Init = {Row::Bad, 0, 0, {RegRule::Unset, 0}, {RegRule::Unset, 0},
+                false};
+    if (!runCfi(C.Insns, C.InsnsEnd, C, PcBegin, UINT64_MAX, Init, nullptr))
+      return false;
+    Out = Init;
+    if (!runCfi(Insns, InsnsEnd, C, PcBegin, Target, Out, &Init, Seen))
+      return false;
+    Out.Signal = C.Signal;
+    return true;
+  }
+};
 
 } // namespace
 
 bool native::readCfiRow(const uint8_t *EhFrameHdr, uint64_t Addr,
                         CfiRow &Out) {
-  const uint8_t *Fde = findFde(EhFrameHdr, Addr);
-  if (!Fde)
+  const uint8_t *P = findFde(EhFrameHdr, Addr);
+  Fde F;
+  if (!P || !F.parse(P) || Addr < F.PcBegin || Addr - F.PcBegin >= F.PcRange)
     return false;
-  uint32_t Len32;
-  memcpy(&Len32, Fde, 4);
-  if (Len32 == 0 || Len32 == 0xffffffff)
-    return false;
-  Reader R{Fde + 4, Fde + 4 + Len32};
-  uint32_t CiePtr = R.fixed<uint32_t>();
-  if (CiePtr == 0) // a CIE, not an FDE
-    return false;
-  Cie C;
-  if (!parseCie(Fde + 4 - CiePtr, C))
-    return false;
-  uint64_t PcBegin, PcRange;
-  if (!R.encoded(C.FdeEnc, 0, PcBegin) ||
-      !R.encoded(C.FdeEnc & 0x0f, 0, PcRange))
-    return false;
-  if (Addr < PcBegin || Addr - PcBegin >= PcRange)
-    return false;
-  // The CIE's letters start with 'z' whenever the FDE has augmentation
-  // data; every x86-64 toolchain writes "zR" or longer.
-  R.P += R.uleb();
-  if (!R.ok())
-    return false;
+  return F.run(Addr, Out);
+}
 
-  Row Init = {Row::Bad, 0, 0, {RegRule::Unset, 0}, {RegRule::Unset, 0}, false};
-  if (!runCfi(C.Insns, C.InsnsEnd, C, PcBegin, UINT64_MAX, Init, nullptr))
+bool native::forEachFde(const uint8_t *EhFrameHdr,
+                        void (*Fn)(void *Ctx, const FdeSummary &), void *Ctx) {
+  FdeTable T;
+  if (!T.open(EhFrameHdr))
     return false;
-  Out = Init;
-  if (!runCfi(R.P, R.End, C, PcBegin, Addr, Out, &Init))
-    return false;
-  Out.Signal = C.Signal;
+  for (uint64_t I = 0; I < T.Count; ++I) {
+    Fde F;
+    Row Last;
+    CfaUse Seen;
+    if (!F.parse(T.fde(I)) || !F.run(UINT64_MAX, Last, &Seen))
+      continue;
+    Fn(Ctx, FdeSummary{F.PcBegin, F.PcBegin + F.PcRange, Seen.FromBp,
+                       !Seen.Moved});
+  }
   return true;
 }

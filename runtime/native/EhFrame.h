@@ -54,6 +54,23 @@ struct CfiRow {
 /// false when no entry covers Addr or its instructions cannot be read.
 bool readCfiRow(const uint8_t *EhFrameHdr, uint64_t Addr, CfiRow &Row);
 
+/// What one FDE says of the code it covers, [Begin, End).
+struct FdeSummary {
+  uint64_t Begin, End;
+  /// Some row computes the CFA from RBP: the function sets up a frame
+  /// pointer, so that RBP is its frame wherever it calls out.
+  bool KeepsFramePointer;
+  /// Every row has the CFA at RSP + 8, as on entry: the code never makes
+  /// room for a call (a stub or a leaf), so no return address points into
+  /// it.
+  bool NeverCalls;
+};
+
+/// Calls Fn for every readable FDE of the module whose .eh_frame_hdr is at
+/// EhFrameHdr, in address order; false when the header cannot be read.
+bool forEachFde(const uint8_t *EhFrameHdr,
+                void (*Fn)(void *Ctx, const FdeSummary &), void *Ctx);
+
 } // namespace native
 } // namespace massif
 

@@ -12,6 +12,7 @@
 #include "Modules.h"
 
 #include "Arena.h"
+#include "EhFrame.h"
 #include "FrameRules.h"
 #include "Lock.h"
 
@@ -48,14 +49,77 @@ constexpr uint32_t MaxClosed = 256;
 ClosedModule Closed[MaxClosed];
 uint32_t NumClosed = 0;
 
-/// Adds the executable segments of Info to the frame-pointer ranges.
-/// ModulesLock held.
+/// The frame-pointer ranges of one module's code: its executable segments
+/// less the functions whose .eh_frame entries never take the CFA from RBP
+/// (code linked in without frame pointers, e.g. a prebuilt static library,
+/// or crt1's _start). Code without an entry, or whose entry shows it never
+/// calls, goes with the entry before it.
+struct RangeSplit {
+  static constexpr uint32_t Max = MaxFramePointerRanges;
+  CodeRange Out[Max];
+  uint32_t N = 0;
+  uint64_t SegLo = 0, SegHi = 0;
+  uint64_t From = 0; // start of the current frame-pointer run
+  bool InRun = true;
+
+  void emit(uint64_t Lo, uint64_t Hi) {
+    if (Hi > Lo && N < Max)
+      Out[N++] = {Lo, Hi - Lo};
+  }
+  void segment(uint64_t Lo, uint64_t Hi) {
+    SegLo = From = Lo;
+    SegHi = Hi;
+    InRun = true;
+  }
+  void fde(const FdeSummary &F) {
+    if (F.Begin < SegLo || F.Begin >= SegHi || F.NeverCalls ||
+        F.KeepsFramePointer == InRun)
+      return;
+    if (InRun)
+      emit(From, F.Begin);
+    else
+      From = F.Begin;
+    InRun = F.KeepsFramePointer;
+  }
+  void endSegment() {
+    if (InRun)
+      emit(From, SegHi);
+  }
+  static void onFde(void *Self, const FdeSummary &F) {
+    ((RangeSplit *)Self)->fde(F);
+  }
+};
+
+/// Adds the frame-pointer code of Info to the frame-pointer ranges, its
+/// largest range first (the walk tests the executable's first range before
+/// any other). ModulesLock held.
 void addCodeRanges(const dl_phdr_info &Info) {
-  uint32_t N = NumFramePointerRanges;
-  for (int I = 0; I < Info.dlpi_phnum && N < MaxFramePointerRanges; ++I) {
+  const uint8_t *EhFrameHdr = nullptr;
+  for (int I = 0; I < Info.dlpi_phnum; ++I)
+    if (Info.dlpi_phdr[I].p_type == PT_GNU_EH_FRAME)
+      EhFrameHdr = (const uint8_t *)(uintptr_t)(Info.dlpi_addr +
+                                                Info.dlpi_phdr[I].p_vaddr);
+  static RangeSplit Split; // under ModulesLock; too big for a thread's stack
+  Split.N = 0;
+  for (int I = 0; I < Info.dlpi_phnum; ++I) {
     const ElfW(Phdr) &Ph = Info.dlpi_phdr[I];
-    if (Ph.p_type == PT_LOAD && (Ph.p_flags & PF_X))
-      FramePointerRanges[N++] = {Info.dlpi_addr + Ph.p_vaddr, Ph.p_memsz};
+    if (Ph.p_type != PT_LOAD || !(Ph.p_flags & PF_X))
+      continue;
+    uint64_t Lo = Info.dlpi_addr + Ph.p_vaddr;
+    Split.segment(Lo, Lo + Ph.p_memsz);
+    if (EhFrameHdr)
+      forEachFde(EhFrameHdr, RangeSplit::onFde, &Split);
+    Split.endSegment();
+  }
+  uint32_t Largest = 0;
+  for (uint32_t I = 1; I < Split.N; ++I)
+    if (Split.Out[I].SizeB > Split.Out[Largest].SizeB)
+      Largest = I;
+  uint32_t N = NumFramePointerRanges;
+  // Ranges that do not fit are walked by their .eh_frame rules instead.
+  for (uint32_t K = 0; K < Split.N && N < MaxFramePointerRanges; ++K) {
+    uint32_t I = K == 0 ? Largest : K == Largest ? 0 : K;
+    FramePointerRanges[N++] = Split.Out[I];
   }
   __atomic_store_n(&NumFramePointerRanges, N, __ATOMIC_RELEASE);
 }

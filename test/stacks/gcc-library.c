@@ -13,6 +13,11 @@
 // No debug information in the library: "function (in object)".
 // RUN: %stacks --lib=Inputs/gcclib.c:gcclib:gcc:-O2 %s %t.n -- --time-unit=B --detailed-freq=2
 // RUN: %FileCheck %s --check-prefix=NODEBUG < %t.n/native.txt
+// The same code as a static library linked into the instrumented
+// executable: its functions lie among frame-pointer code but keep none.
+// RUN: %stacks --archive='Inputs/gcclib.c:gcclib:gcc:-O2 -g -gdwarf-4' %s %t.a -- --time-unit=B --detailed-freq=2 --threshold=0.2
+// RUN: %FileCheck %s < %t.a/native.txt
+// RUN: %FileCheck %s --check-prefix=QSORT < %t.a/native.txt
 // Stripped library: "??? (in object)".
 // RUN: %stacks --lib='Inputs/gcclib.c:gcclib:gcc:-O2 -s' %s %t.s -- --time-unit=B --detailed-freq=2
 // RUN: %FileCheck %s --check-prefix=STRIPPED < %t.s/native.txt
@@ -48,20 +53,20 @@ int main(void) {
   return 0;
 }
 
-// CHECK:      record ({{.*}}gcc-library.c:29)
-// CHECK-NEXT: callback ({{.*}}gcc-library.c:30)
+// CHECK:      record ({{.*}}gcc-library.c:34)
+// CHECK-NEXT: callback ({{.*}}gcc-library.c:35)
 // CHECK-NEXT: gl_visit ({{.*}}gcclib.c:29)
 // CHECK-NEXT: gl_collect ({{.*}}gcclib.c:36)
-// CHECK-NEXT: main ({{.*}}gcc-library.c:41)
-// QSORT:      compare ({{.*}}gcc-library.c:34)
+// CHECK-NEXT: main ({{.*}}gcc-library.c:46)
+// QSORT:      compare ({{.*}}gcc-library.c:39)
 // QSORT-NEXT: msort_with_tmp.part.0 (msort.c:64)
 // QSORT:      qsort_r (msort.c:296)
 // QSORT-NEXT: gl_sort ({{.*}}gcclib.c:44)
-// QSORT-NEXT: main ({{.*}}gcc-library.c:43)
+// QSORT-NEXT: main ({{.*}}gcc-library.c:48)
 // STRDUP:      strdup (strdup.c:42)
 // STRDUP-NEXT: gl_copy_name ({{.*}}gcclib.c:18)
 // STRDUP-NEXT: gl_visit ({{.*}}gcclib.c:28)
-// WRAP:       main ({{.*}}gcc-library.c:42)
+// WRAP:       main ({{.*}}gcc-library.c:47)
 // NODEBUG:    gl_visit (in {{.*}}libgcclib.so)
 // NODEBUG-NEXT: gl_collect (in {{.*}}libgcclib.so)
 // STRIPPED:   ??? (in {{.*}}libgcclib.so)

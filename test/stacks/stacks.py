@@ -5,6 +5,7 @@ the comparison of test/conformance/conform.py, plus what stack tests need.
 
     stacks.py [--cxx] [--cflags=...] [--lib=SRC:NAME:COMPILER:FLAGS]...
               [--plugin=SRC:NAME:COMPILER:FLAGS]...
+              [--archive=SRC:NAME:COMPILER:FLAGS]...
               [--ms-print-args=...] [--unknown=REGEX]... [--vg-args=...]
               SOURCE WORKDIR -- MASSIF OPTIONS...
 
@@ -14,7 +15,9 @@ runs unless it is mscc, which only the native run can use; Valgrind's run
 then gets the same source built by clang with frame pointers) and FLAGS
 (space-separated); the program links it with -lNAME and finds it next to
 itself. --plugin builds the same way a library the program loads itself
-(dlopen("./libNAME.so")), not linked. --unknown marks frames that massif-native names but Valgrind cannot:
+(dlopen("./libNAME.so")), not linked. --archive builds libNAME.a with
+COMPILER and FLAGS and links it into both programs: code without frame
+pointers inside the instrumented executable. --unknown marks frames that massif-native names but Valgrind cannot:
 code of a library unloaded by dlclose before the profile is written, which
 Valgrind forgets. Lines of the native report whose description matches
 REGEX are rewritten as Valgrind prints unknown code ("???") before the
@@ -76,6 +79,18 @@ def build_lib(spec, srcdir, native, vg):
     return name
 
 
+def build_archive(spec, srcdir, native, vg):
+    """A static library from one source, the same file linked into both."""
+    src, name, compiler, flags = spec.split(":", 3)
+    cc = {"clang": tool("clang")}.get(compiler, compiler)
+    obj, out = name + ".o", "lib%s.a" % name
+    run([cc] + shlex.split(flags) + ["-c", os.path.join(srcdir, src), "-o", obj],
+        native)
+    run(["ar", "rcs", out, obj], native)
+    shutil.copy(os.path.join(native, out), os.path.join(vg, out))
+    return out
+
+
 def last_detailed(text):
     """The last snapshot of a report that has a tree under it."""
     blocks = re.split(r"(?m)^-{80}\n +n +time", text)
@@ -103,6 +118,8 @@ def main():
     ap.add_argument("--cflags", default="-O0")
     ap.add_argument("--lib", action="append", default=[])
     ap.add_argument("--plugin", action="append", default=[])
+    ap.add_argument("--archive", action="append", default=[],
+                    help="SRC:NAME:COMPILER:FLAGS, linked in statically")
     ap.add_argument("--args", default="", help="program arguments")
     ap.add_argument("--ms-print-args", default="")
     ap.add_argument("--unknown", action="append", default=[])
@@ -121,7 +138,9 @@ def main():
     libs = [build_lib(spec, os.path.dirname(src), native, vg) for spec in a.lib]
     for spec in a.plugin:
         build_lib(spec, os.path.dirname(src), native, vg)
-    link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs] + ["-ldl", "-lpthread"]
+    archives = [build_archive(spec, os.path.dirname(src), native, vg)
+                for spec in a.archive]
+    link = archives + ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs] + ["-ldl", "-lpthread"]
     cflags = shlex.split(a.cflags)
     driver = tool("mscxx" if a.cxx else "mscc")
     compiler = tool("clangxx" if a.cxx else "clang")
