@@ -64,7 +64,6 @@ pthread_key_t RingKey;
 pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
 
 /// The time of the ring event being applied, for eventClock.
-bool Overriding = false;
 uint64_t OverrideTime = 0;
 /// The last reading eventClock gave (time never goes back).
 uint64_t LastTime = 0;
@@ -214,12 +213,12 @@ void applyRing(Ring &R, bool Own) {
     OverrideTime = Unit == TimeUnit::Instructions
                        ? (Behind < Total ? Total - Behind : 0)
                        : E.Clock;
-    Overriding = Unit != TimeUnit::Bytes;
+    ApplyingRingEvent = Unit != TimeUnit::Bytes;
     apply(E);
     if ((H + 1) % HeadStep == 0)
       __atomic_store_n(&R.Head, H + 1, __ATOMIC_RELEASE);
   }
-  Overriding = false;
+  ApplyingRingEvent = false;
   __atomic_store_n(&R.Head, T, __ATOMIC_RELEASE);
 }
 
@@ -406,8 +405,10 @@ void native::adoptRingsAfterFork() {
   }
 }
 
+bool native::ApplyingRingEvent = false;
+
 uint64_t native::eventClock(uint64_t (*Read)()) {
-  uint64_t V = Overriding ? OverrideTime : Read();
+  uint64_t V = ApplyingRingEvent ? OverrideTime : Read();
   if (V < LastTime)
     V = LastTime;
   LastTime = V;

@@ -83,6 +83,10 @@ void adoptRingsAfterFork();
 /// lock held.
 uint64_t eventClock(uint64_t (*Read)());
 
+/// A ring event is being applied: its time is the model's clock reading.
+/// Model lock held.
+extern bool ApplyingRingEvent;
+
 } // namespace native
 } // namespace massif
 
