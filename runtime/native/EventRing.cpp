@@ -9,10 +9,11 @@
 // its ring is full, applies every ring, so the rings of idle threads do
 // not lag behind for long; if another thread holds the lock meanwhile
 // (most likely applying every ring, its own included), the owner waits for
-// its ring to empty rather than for the lock. The blocks of applied frees go back to glibc in
-// their own thread: the applier marks each free event it settled, and the
-// owner, behind Head, releases the marked blocks before it reuses their
-// slots, so that glibc sees a thread free its own blocks, as natively.
+// its ring to empty rather than for the lock. The blocks of applied frees
+// go back to glibc in their own thread: the applier marks each free event
+// it settled, and the owner, behind Head, releases the marked blocks
+// before it reuses their slots, so that glibc sees a thread free its own
+// blocks, as natively.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,28 +158,10 @@ bool active() {
   return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
 }
 
-/// Blocks whose frees the model has applied, to go back to glibc once the
-/// model's lock is released (glibc's free need not be serialised too).
-/// One per thread, for the rings it applies.
-struct Releases {
-  static constexpr uint32_t Cap = 2 * RingCap;
-  void *Blocks[Cap];
-  uint32_t Count;
-  void flush() {
-    for (uint32_t I = 0; I < Count; ++I)
-      __libc_free(Blocks[I]);
-    Count = 0;
-  }
-  void add(uint64_t Addr) {
-    if (Count == Cap)
-      flush(); // many rings at once: release under the lock
-    Blocks[Count++] = (void *)Addr;
-  }
-};
-__thread Releases ToRelease __attribute__((tls_model("initial-exec")));
-
+/// Applies one event. A settled free is marked for its ring's owner to
+/// release (settle); a parked block, rare, is released here once its
+/// allocation has come.
 void apply(Event &E) {
-  Releases &Out = ToRelease;
   if (!active()) {
     // The profile is written: only the held memory still matters.
     if (E.Kind == EventFree)
@@ -191,7 +174,7 @@ void apply(Event &E) {
     Prof.onMalloc(E.Addr, E.ReqB, AlignB, E.Stack);
     if (NumParked && unpark(E.Addr)) {
       Prof.onFree(E.Addr);
-      Out.add(E.Addr);
+      __libc_free((void *)E.Addr);
     }
     return;
   }
@@ -294,11 +277,13 @@ void settle(Ring &R) {
   R.Released = H;
 }
 
-/// Applies every ring; the model's lock held.
-void applyEveryRingLocked() {
+/// Applies every ring if the model's lock is free; whether it was.
+bool tryApplyEveryRing() {
+  if (!TheModel.Lock.tryLock())
+    return false;
   applyEveryRing();
   TheModel.Lock.unlock();
-  ToRelease.flush();
+  return true;
 }
 
 /// The slot for the calling thread's next event. Every EagerStep events
@@ -315,19 +300,14 @@ Event &nextSlot(Ring &R) {
   uint32_t T = R.Tail;
   if (T % EagerStep == 0) {
     uint32_t Used = T - __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
-    if (Used >= EagerStep && Used < RingCap && TheModel.Lock.tryLock())
-      applyEveryRingLocked();
+    if (Used >= EagerStep && Used < RingCap)
+      tryApplyEveryRing();
     settle(R);
   }
   for (uint32_t Wait = 0; T - R.Released == RingCap; ++Wait) {
-    settle(R);
-    if (T - R.Released != RingCap)
-      break;
-    if (TheModel.Lock.tryLock()) {
-      applyEveryRingLocked();
-      settle(R);
-      break;
-    }
+    settle(R); // another thread may have applied the ring meanwhile
+    if (T - R.Released < RingCap || tryApplyEveryRing())
+      continue; // settled on the next check
     if (Wait < 1024)
       __builtin_ia32_pause();
     else
@@ -391,14 +371,12 @@ bool native::ringFree(void *P) {
 void native::applyOwnRing() {
   if (Ring *R = MyRing) {
     applyRing(*R, true);
-    ToRelease.flush();
     settle(*R);
   }
 }
 
 void native::applyAllRings() {
   applyEveryRing();
-  ToRelease.flush();
   releaseParked();
 }
 
@@ -414,7 +392,6 @@ void native::retireOwnRing() {
     applyRing(*R, true);
     unlinkRing(R);
   }
-  ToRelease.flush();
   settle(*R);
   MyRing = nullptr;
   RingRetired = true;
