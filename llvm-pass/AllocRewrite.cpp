@@ -210,10 +210,7 @@ bool massif::rewriteAllocCalls(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::AllocRewritePass::run(Module &M,
                                                 ModuleAnalysisManager &) {
-  if (refuseModule(M) ||
-      !rewriteAllocCalls(M, FunctionFilter::fromCommandLine()))
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return preservedKeepingCfg(
+      !refuseModule(M) &&
+      rewriteAllocCalls(M, FunctionFilter::fromCommandLine()));
 }

@@ -49,9 +49,5 @@ bool massif::forceFramePointers(Module &M) {
 
 PreservedAnalyses massif::FramePointersPass::run(Module &M,
                                                  ModuleAnalysisManager &) {
-  if (refuseModule(M) || !forceFramePointers(M))
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return preservedKeepingCfg(!refuseModule(M) && forceFramePointers(M));
 }

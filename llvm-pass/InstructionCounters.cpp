@@ -393,10 +393,7 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::InstructionCountersPass::run(Module &M,
                                                        ModuleAnalysisManager &) {
-  if (refuseModule(M) ||
-      !addInstructionCounters(M, FunctionFilter::fromCommandLine()))
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return preservedKeepingCfg(
+      !refuseModule(M) &&
+      addInstructionCounters(M, FunctionFilter::fromCommandLine()));
 }

@@ -69,9 +69,5 @@ bool massif::markMainFrame(Module &M) {
 
 PreservedAnalyses massif::MainFramePass::run(Module &M,
                                              ModuleAnalysisManager &) {
-  if (refuseModule(M) || !markMainFrame(M))
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return preservedKeepingCfg(!refuseModule(M) && markMainFrame(M));
 }

@@ -52,6 +52,16 @@ private:
 /// must then leave \p M alone. Otherwise returns false.
 bool refuseModule(llvm::Module &M);
 
+/// What a pass that only adds or replaces instructions, never blocks,
+/// preserves: everything when it changed nothing, the CFG otherwise.
+inline llvm::PreservedAnalyses preservedKeepingCfg(bool Changed) {
+  if (!Changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses PA;
+  PA.preserveSet<llvm::CFGAnalyses>();
+  return PA;
+}
+
 /// Redirects direct calls to allocation functions to the runtime's
 /// __massif_* entry points. Returns whether \p M changed.
 bool rewriteAllocCalls(llvm::Module &M, const FunctionFilter &Filter);
