@@ -15,6 +15,7 @@
 #ifndef MASSIF_NATIVE_EHFRAME_H
 #define MASSIF_NATIVE_EHFRAME_H
 
+#include <link.h>
 #include <stdint.h>
 
 namespace massif {
@@ -49,6 +50,10 @@ struct CfiRow {
   CfiRegRule Bp, Ra;
   bool Signal; ///< the entry describes a signal trampoline ('S')
 };
+
+/// Where a loaded module's .eh_frame_hdr (PT_GNU_EH_FRAME) is mapped; null
+/// when it has none.
+const uint8_t *ehFrameHdrOf(const dl_phdr_info &Info);
 
 /// The row for Addr in the module whose .eh_frame_hdr is at EhFrameHdr;
 /// false when no entry covers Addr or its instructions cannot be read.

@@ -41,20 +41,17 @@ struct ModuleHit {
 int findModule(dl_phdr_info *Info, size_t, void *Data) {
   ModuleHit &H = *(ModuleHit *)Data;
   bool Maps = false;
-  const uint8_t *Hdr = nullptr;
   for (int I = 0; I < Info->dlpi_phnum; ++I) {
     const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
     uint64_t Start = Info->dlpi_addr + Ph.p_vaddr;
     if (Ph.p_type == PT_LOAD && H.Addr >= Start && H.Addr < Start + Ph.p_memsz)
       Maps = true;
-    else if (Ph.p_type == PT_GNU_EH_FRAME)
-      Hdr = (const uint8_t *)(uintptr_t)Start;
   }
   if (!Maps)
     return 0;
   noteModule(*Info); // classify it (instrumented or not) while we are here
   H.Info = Info;
-  H.EhFrameHdr = Hdr;
+  H.EhFrameHdr = ehFrameHdrOf(*Info);
   H.Found = true;
   return 1;
 }

@@ -94,11 +94,7 @@ struct RangeSplit {
 /// largest range first (the walk tests the executable's first range before
 /// any other). ModulesLock held.
 void addCodeRanges(const dl_phdr_info &Info) {
-  const uint8_t *EhFrameHdr = nullptr;
-  for (int I = 0; I < Info.dlpi_phnum; ++I)
-    if (Info.dlpi_phdr[I].p_type == PT_GNU_EH_FRAME)
-      EhFrameHdr = (const uint8_t *)(uintptr_t)(Info.dlpi_addr +
-                                                Info.dlpi_phdr[I].p_vaddr);
+  const uint8_t *EhFrameHdr = ehFrameHdrOf(Info);
   static RangeSplit Split; // under ModulesLock; too big for a thread's stack
   Split.N = 0;
   for (int I = 0; I < Info.dlpi_phnum; ++I) {
@@ -111,16 +107,16 @@ void addCodeRanges(const dl_phdr_info &Info) {
       forEachFde(EhFrameHdr, RangeSplit::onFde, &Split);
     Split.endSegment();
   }
-  uint32_t Largest = 0;
   for (uint32_t I = 1; I < Split.N; ++I)
-    if (Split.Out[I].SizeB > Split.Out[Largest].SizeB)
-      Largest = I;
+    if (Split.Out[I].SizeB > Split.Out[0].SizeB) {
+      CodeRange Largest = Split.Out[I];
+      Split.Out[I] = Split.Out[0];
+      Split.Out[0] = Largest;
+    }
   uint32_t N = NumFramePointerRanges;
   // Ranges that do not fit are walked by their .eh_frame rules instead.
-  for (uint32_t K = 0; K < Split.N && N < MaxFramePointerRanges; ++K) {
-    uint32_t I = K == 0 ? Largest : K == Largest ? 0 : K;
+  for (uint32_t I = 0; I < Split.N && N < MaxFramePointerRanges; ++I)
     FramePointerRanges[N++] = Split.Out[I];
-  }
   __atomic_store_n(&NumFramePointerRanges, N, __ATOMIC_RELEASE);
 }
 

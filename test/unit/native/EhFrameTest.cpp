@@ -63,19 +63,15 @@ const uint8_t *ownEhFrameHdr() {
   dl_iterate_phdr(
       [](dl_phdr_info *Info, size_t, void *Data) {
         Found &F = *(Found *)Data;
-        bool Maps = false;
-        const uint8_t *Hdr = nullptr;
         for (int I = 0; I < Info->dlpi_phnum; ++I) {
           const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
           uint64_t Lo = Info->dlpi_addr + Ph.p_vaddr;
-          if (Ph.p_type == PT_LOAD && F.Code - Lo < Ph.p_memsz)
-            Maps = true;
-          if (Ph.p_type == PT_GNU_EH_FRAME)
-            Hdr = (const uint8_t *)(uintptr_t)Lo;
+          if (Ph.p_type == PT_LOAD && F.Code - Lo < Ph.p_memsz) {
+            F.Hdr = ehFrameHdrOf(*Info);
+            return 1;
+          }
         }
-        if (Maps)
-          F.Hdr = Hdr;
-        return Maps ? 1 : 0;
+        return 0;
       },
       &F);
   return F.Hdr;
