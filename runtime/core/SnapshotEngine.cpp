@@ -200,14 +200,13 @@ int64_t SnapshotEngine::cull() {
   };
   for (uint32_t I = 0; I < Max; ++I)
     pushSpan(I);
-  for (uint32_t Round = 0; Round < Max / 2 && Heap.N; ++Round) {
+  for (uint32_t Deleted = 0; Deleted < Max / 2 && Heap.N;) {
     SpanEntry Top = Heap.pop();
-    if (Top.Stamp != Stamp[Top.Index]) {
-      --Round; // stale: its span changed since
-      continue;
-    }
+    if (Top.Stamp != Stamp[Top.Index])
+      continue; // stale: its span changed since
     uint32_t J = Top.Index, P = Prev[J], N = Next[J];
     release(Snaps[J]);
+    ++Deleted;
     ++NumCulled;
     Stamp[J] = 0;
     Next[P] = N;

@@ -47,9 +47,6 @@ extern "C" void __libc_freeres(void); // glibc: for memory checkers
 using namespace massif;
 using namespace massif::native;
 
-/// The instruction clock for --time-unit=i (Counters.cpp); weak so that
-/// the unit tests link without it.
-
 namespace {
 
 constexpr size_t PathCap = 4096;

@@ -38,7 +38,7 @@ extern uint64_t ExitedInstructions __attribute__((visibility("hidden")));
 
 /// The instruction clock (__massif_instructions_total) while no thread was
 /// ever created, read without a lock or a call; NoSingleThreadClock
-/// otherwise. For the stack probes' hooks.
+/// otherwise. For the stack probes' hooks and the model's clock.
 constexpr uint64_t NoSingleThreadClock = ~uint64_t(0);
 MASSIF_PRESERVE_ALL inline uint64_t singleThreadInstructions() {
   // No thread was ever created: this one is the only one counting, and

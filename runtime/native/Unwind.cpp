@@ -385,11 +385,14 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   Res.N = 1;
   // Off the thread's stack: a signal handler on an alternate stack, walked
   // within that stack; anywhere else, nothing is known of the callers.
+  const UnwindStart *S = &Given;
   UnwindStart Alt;
-  if (__builtin_expect(!onStack(Given, Given.EntryFrame), 0) &&
-      !onAltStack(Given, Alt))
-    return Res;
-  const UnwindStart &Start = onStack(Given, Given.EntryFrame) ? Given : Alt;
+  if (__builtin_expect(!onStack(Given, Given.EntryFrame), 0)) {
+    if (!onAltStack(Given, Alt))
+      return Res;
+    S = &Alt;
+  }
+  const UnwindStart &Start = *S;
   Bounds B = {(uintptr_t)Start.EntryFrame, Start.StackHi, nullptr, nullptr};
   uint32_t N = 1;
   if (Start.ResumeFrame) {
