@@ -2,10 +2,10 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// The table's slow paths: growth, duplicate addresses and deletion.
-// Deletion shifts later members of the probe cluster back (no tombstones),
-// so a probe always ends at the first empty slot and the table never needs
-// cleaning.
+// The slow paths: new leaves, and the records a direct slot cannot hold.
+// One invariant keeps lookups to "the slot, then the hash": when the slot
+// of an address holds a record of that address, it is the address's most
+// recent one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,88 +13,48 @@
 #include "Memory.h"
 
 namespace massif {
-namespace {
-constexpr uint32_t InitialBits = 12;
-} // namespace
 
 bool BlockTable::init(const Allocator &Alloc) {
   A = Alloc;
-  size_t Cap = size_t(1) << InitialBits;
-  Keys = allocArray<uint64_t>(A, Cap);
-  Ids = allocArray<uint32_t>(A, Cap);
-  if (!Keys || !Ids)
-    return false;
-  Mask = Cap - 1;
-  Shift = 64 - InitialBits;
-  Live = 0;
-  GrowAt = Cap / 4 * 3;
-  return true;
+  Top = allocArray<uint32_t *>(A, NumLeaves);
+  return Top && Others.init(A);
 }
 
-bool BlockTable::grow() {
-  size_t OldCap = size_t(Mask + 1);
-  size_t NewCap = OldCap * 2;
-  uint64_t *OldKeys = Keys;
-  uint32_t *OldIds = Ids;
-  uint64_t *NewKeys = allocArray<uint64_t>(A, NewCap);
-  uint32_t *NewIds = allocArray<uint32_t>(A, NewCap);
-  if (!NewKeys || !NewIds) {
-    freeArray(A, NewKeys, NewKeys ? NewCap : 0);
-    freeArray(A, NewIds, NewIds ? NewCap : 0);
-    return false;
-  }
-  Keys = NewKeys;
-  Ids = NewIds;
-  Mask = NewCap - 1;
-  --Shift;
-  GrowAt = NewCap / 4 * 3;
-  // Visit every cluster from its start, so records of one address arrive
-  // newest first and keep that order.
-  size_t Start = 0;
-  while (OldKeys[Start] != 0)
-    ++Start;
-  for (size_t K = 0; K < OldCap; ++K) {
-    size_t From = (Start + K) & (OldCap - 1);
-    if (OldKeys[From] != 0)
-      place(OldKeys[From], OldIds[From], home(~OldKeys[From]),
-            /*NewestFirst=*/false);
-  }
-  freeArray(A, OldKeys, OldCap);
-  freeArray(A, OldIds, OldCap);
-  return true;
+uint32_t *BlockTable::newLeaf(uint64_t Addr) {
+  uint32_t *Leaf = allocArray<uint32_t>(A, SlotsPerLeaf);
+  if (!Leaf)
+    return nullptr; // every record of this leaf goes to the hash
+  Top[Addr >> LeafBits] = Leaf;
+  return &Leaf[(Addr >> GranuleBits) & (SlotsPerLeaf - 1)];
 }
 
-void BlockTable::place(uint64_t Key, uint32_t Id, uint64_t I,
-                       bool NewestFirst) {
-  for (;; I = (I + 1) & Mask) {
-    uint64_t K = Keys[I];
-    if (K == 0) {
-      Keys[I] = Key;
-      Ids[I] = Id;
-      return;
-    }
-    if (K == Key && NewestFirst) {
-      // The same address again (Massif allows it): the newest record goes
-      // first, like Massif's chained table that prepends.
-      uint32_t Older = Ids[I];
-      Ids[I] = Id;
-      Id = Older;
-    }
+bool BlockTable::insertSlow(uint64_t Addr, uint32_t Id, uint32_t *S) {
+  if (S && *S != 0 && (*S & 1) == tagOf(Addr)) {
+    // Addr recorded again: its older record moves to the hash, where it
+    // comes before any still older one.
+    if (!Others.insert(Addr, *S >> 1))
+      return false;
+    --DirectLive;
+    *S = 0;
   }
+  if (S && *S == 0 && fits(Id)) {
+    *S = Id << 1 | tagOf(Addr);
+    ++DirectLive;
+    return true;
+  }
+  // No slot, another block's slot, or an id too large for one.
+  return Others.insert(Addr, Id);
 }
 
-void BlockTable::erase(uint64_t I) {
-  // Pull later members of the cluster into the hole when their home does
-  // not lie cyclically in (hole, their slot].
-  for (uint64_t J = (I + 1) & Mask; Keys[J] != 0; J = (J + 1) & Mask) {
-    if (distance(J) >= ((J - I) & Mask)) {
-      Keys[I] = Keys[J];
-      Ids[I] = Ids[J];
-      I = J;
-    }
+void BlockTable::refill(uint64_t Addr, uint32_t *S) {
+  // The slot's record was Addr's most recent; an older one may wait in
+  // the hash, and becomes the most recent now.
+  uint32_t Older;
+  if (Others.find(Addr, Older) && fits(Older)) {
+    Others.remove(Addr, Older);
+    *S = Older << 1 | tagOf(Addr);
+    ++DirectLive;
   }
-  Keys[I] = 0;
-  --Live;
 }
 
 } // namespace massif

@@ -5,25 +5,35 @@
 // Massif finds a live block's record by its address. This table maps the
 // address to the block's node in the model's ClientArena (which holds the
 // requested size, the allocation-tree entry and the simulated allocator's
-// state): open addressing with linear probing over an array of keys, with
-// the node ids in a parallel array, so a probe reads eight keys per cache
-// line. Deletion shifts the rest of the probe cluster back, leaving no
-// tombstones. (Robin Hood ordering was tried: it costs more instructions
-// per insert/erase pair than it saves in probes at these load factors.)
+// state).
 //
-//   Keys[i] = ~address (0: empty slot; no block lives at address ~0)
-//   Ids[i]  = node id                                      12 bytes a slot
+// A hash of the address would put the records of neighbouring blocks on
+// unrelated cache lines, and every event would miss. Instead each 32-byte
+// granule of the address space has a 4-byte slot of its own, at an index
+// that follows the address:
 //
-// At most 3/4 full, a live block costs 16..32 bytes here.
+//   Top[Addr >> 28] --> Leaf[(Addr >> 5) & (2^23 - 1)] = Id << 1 | Addr bit 4
+//                        (0: empty; 32 MiB each, pages untouched until used)
 //
-// As in Massif, the same address may be recorded twice (a client request
-// can do that); lookups then find the most recently recorded one.
+// glibc never hands out two blocks less than 32 bytes apart (its smallest
+// chunk), so every block it returns has a slot to itself, and blocks made
+// together share cache lines here as they do in the heap. The slot keeps
+// bit 4 of the address, so a 16-aligned address finds exactly its own
+// record. Resident cost: 4 bytes per 32 bytes of heap the program touches,
+// and the leaves' virtual size, which the Allocator must hand out lazily
+// zeroed (mmap'd) for the cost to stay that low.
+//
+// Whatever a slot cannot hold goes to an AddressHash: misaligned or
+// too-high addresses, ids of 2^31 and more, a second block in a granule,
+// and the older records of an address recorded twice (a client request can
+// do that; lookups find the most recent record first, as in Massif).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MASSIF_CORE_BLOCKTABLE_H
 #define MASSIF_CORE_BLOCKTABLE_H
 
+#include "AddressHash.h"
 #include "Base.h"
 
 namespace massif {
@@ -34,66 +44,80 @@ public:
   bool init(const Allocator &A);
 
   /// Records the block at Addr as node Id. Returns false (and records
-  /// nothing) when the table cannot grow.
+  /// nothing) when memory is exhausted.
   __attribute__((always_inline)) bool insert(uint64_t Addr, uint32_t Id) {
-    if (Live >= GrowAt && !grow())
-      return false;
-    uint64_t I = home(Addr);
-    if (Keys[I] == 0) { // the common case: the home slot is free
-      Keys[I] = ~Addr;
-      Ids[I] = Id;
-    } else {
-      place(~Addr, Id, I, /*NewestFirst=*/true);
+    uint32_t *S = slotFor(Addr);
+    if (__builtin_expect(S && *S == 0 && fits(Id), 1)) {
+      *S = Id << 1 | tagOf(Addr);
+      ++DirectLive;
+      return true;
     }
-    ++Live;
-    return true;
+    return insertSlow(Addr, Id, S);
   }
 
-  /// Removes the block at Addr, giving its node; false when unknown.
+  /// Removes the most recent record of Addr, giving its node; false when
+  /// there is none.
   __attribute__((always_inline)) bool remove(uint64_t Addr, uint32_t &Id) {
-    uint64_t Key = ~Addr;
-    uint64_t I = home(Addr);
-    for (; Keys[I] != Key; I = (I + 1) & Mask)
-      if (Keys[I] == 0)
-        return false;
-    Id = Ids[I];
-    erase(I);
-    return true;
+    uint32_t *S = lookupSlot(Addr);
+    if (__builtin_expect(S && *S != 0 && (*S & 1) == tagOf(Addr), 1)) {
+      Id = *S >> 1;
+      *S = 0;
+      --DirectLive;
+      if (__builtin_expect(Others.size() != 0, 0))
+        refill(Addr, S);
+      return true;
+    }
+    return Others.size() != 0 && Others.remove(Addr, Id);
   }
 
-  /// Looks the block at Addr up without removing it.
+  /// Looks the most recent record of Addr up without removing it.
   bool find(uint64_t Addr, uint32_t &Id) const {
-    uint64_t Key = ~Addr;
-    uint64_t I = home(Addr);
-    for (; Keys[I] != Key; I = (I + 1) & Mask)
-      if (Keys[I] == 0)
-        return false;
-    Id = Ids[I];
-    return true;
+    const uint32_t *S = lookupSlot(Addr);
+    if (S && *S != 0 && (*S & 1) == tagOf(Addr)) {
+      Id = *S >> 1;
+      return true;
+    }
+    return Others.size() != 0 && Others.find(Addr, Id);
   }
 
-  /// Number of live blocks.
-  uint64_t size() const { return Live; }
+  /// Number of live records.
+  uint64_t size() const { return DirectLive + Others.size(); }
+
+  // The direct slots' geometry.
+  static constexpr uint32_t GranuleBits = 5;
+  static constexpr uint32_t LeafBits = 28; ///< address bits a leaf covers
+  static constexpr uint32_t AddressBits = 47;
+  static constexpr uint64_t SlotsPerLeaf = uint64_t(1)
+                                           << (LeafBits - GranuleBits);
+  static constexpr uint64_t NumLeaves = uint64_t(1) << (AddressBits - LeafBits);
 
 private:
-  uint64_t home(uint64_t Addr) const {
-    // Fibonacci hashing of the address without its low four bits, which
-    // are zero for every malloc'd block.
-    return ((Addr >> 4) * 0x9E3779B97F4A7C15ull) >> Shift;
+  static uint32_t tagOf(uint64_t Addr) { return uint32_t(Addr >> 4) & 1; }
+  static bool fits(uint32_t Id) { return Id != 0 && Id < (1u << 31); }
+  static bool direct(uint64_t Addr) {
+    return (Addr & 15) == 0 && (Addr >> AddressBits) == 0;
   }
-  /// How far the key in slot I is from its home slot.
-  uint64_t distance(uint64_t I) const { return (I - home(~Keys[I])) & Mask; }
-  bool grow();
-  void place(uint64_t Key, uint32_t Id, uint64_t I, bool NewestFirst);
-  void erase(uint64_t I);
+  /// The slot of Addr, or null when it has none yet.
+  uint32_t *lookupSlot(uint64_t Addr) const {
+    if (!direct(Addr))
+      return nullptr;
+    uint32_t *Leaf = Top[Addr >> LeafBits];
+    return Leaf ? &Leaf[(Addr >> GranuleBits) & (SlotsPerLeaf - 1)] : nullptr;
+  }
+  /// The slot of Addr, its leaf made when needed; null when it can have
+  /// none (or memory is exhausted).
+  uint32_t *slotFor(uint64_t Addr) {
+    uint32_t *S = lookupSlot(Addr);
+    return S || !direct(Addr) ? S : newLeaf(Addr);
+  }
+  uint32_t *newLeaf(uint64_t Addr);
+  bool insertSlow(uint64_t Addr, uint32_t Id, uint32_t *S);
+  void refill(uint64_t Addr, uint32_t *S);
 
   Allocator A{};
-  uint64_t *Keys = nullptr;
-  uint32_t *Ids = nullptr;
-  uint64_t Mask = 0; ///< capacity - 1
-  uint32_t Shift = 64;
-  uint64_t Live = 0;
-  uint64_t GrowAt = 0; ///< 3/4 of the capacity
+  uint32_t **Top = nullptr; ///< NumLeaves leaf pointers
+  uint64_t DirectLive = 0;
+  AddressHash Others;
 };
 
 } // namespace massif

@@ -309,11 +309,11 @@ TEST(Engine, ThePathOfAnAllocationIsCheapInMemory) {
   Rig R("--time-unit=B");
   R.Prof.startup();
   StackId S = R.at(0x101);
-  int64_t Before = R.Memory.LiveB;
+  int64_t Before = R.Memory.residentB();
   constexpr uint64_t N = 200000;
   for (uint64_t I = 1; I <= N; ++I)
     R.Prof.onAlloc(I * 48, 32, 0, S);
-  EXPECT_LE(double(R.Memory.LiveB - Before) / N, 64.0);
+  EXPECT_LE(double(R.Memory.residentB() - Before) / N, 64.0);
 }
 
 } // namespace

@@ -12,21 +12,57 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace massif {
 namespace test {
 
+constexpr size_t MapMinB = 64 * 1024;
+
 Allocator CountingAllocator::get() {
-  return Allocator{[](void *Ctx, size_t SizeB) -> void * {
-                     static_cast<CountingAllocator *>(Ctx)->LiveB +=
-                         int64_t(SizeB);
-                     return calloc(1, SizeB ? SizeB : 1);
-                   },
-                   [](void *Ctx, void *P, size_t SizeB) {
-                     static_cast<CountingAllocator *>(Ctx)->LiveB -=
-                         int64_t(SizeB);
-                     free(P);
-                   },
-                   this};
+  return Allocator{
+      [](void *Ctx, size_t SizeB) -> void * {
+        auto *Self = static_cast<CountingAllocator *>(Ctx);
+        Self->LiveB += int64_t(SizeB);
+        if (SizeB < MapMinB)
+          return calloc(1, SizeB ? SizeB : 1);
+        void *P = mmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (P == MAP_FAILED)
+          return nullptr;
+        std::lock_guard<std::mutex> G(Self->Lock);
+        Self->Mapped[P] = SizeB;
+        return P;
+      },
+      [](void *Ctx, void *P, size_t SizeB) {
+        auto *Self = static_cast<CountingAllocator *>(Ctx);
+        Self->LiveB -= int64_t(SizeB);
+        if (SizeB < MapMinB) {
+          free(P);
+          return;
+        }
+        std::lock_guard<std::mutex> G(Self->Lock);
+        Self->Mapped.erase(P);
+        munmap(P, SizeB);
+      },
+      this};
+}
+
+int64_t CountingAllocator::residentB() {
+  std::lock_guard<std::mutex> G(Lock);
+  int64_t B = LiveB;
+  const size_t PageB = size_t(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> Pages;
+  for (auto [P, SizeB] : Mapped) {
+    Pages.assign((SizeB + PageB - 1) / PageB, 0);
+    if (mincore(P, SizeB, Pages.data()) != 0)
+      continue; // counted in full
+    B -= int64_t(SizeB);
+    for (unsigned char In : Pages)
+      B += (In & 1) ? int64_t(PageB) : 0;
+  }
+  return B;
 }
 
 Sink StringSink::get() {

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,17 @@ namespace massif {
 namespace test {
 
 /// Zeroed memory from calloc, with a running count of live bytes.
+/// Counts the bytes the model holds. Requests of 64 KiB and more are
+/// mmap'd, as the native runtime's arena does, so that residentB() can
+/// tell the pages the model touched from the ones it only reserved.
 struct CountingAllocator {
-  std::atomic<int64_t> LiveB{0};
+  std::atomic<int64_t> LiveB{0}; ///< requested, touched or not
   Allocator get();
+  /// Small requests in full, mapped ones by their resident pages.
+  int64_t residentB();
+
+  std::mutex Lock;
+  std::map<void *, size_t> Mapped; ///< Lock held
 };
 
 /// Collects everything written to it.
