@@ -20,13 +20,20 @@ namespace massif {
 
 /// Page-granular or byte-granular memory for the model. Allocate returns
 /// zeroed memory or nullptr; it must be callable from any thread.
+/// Reallocate, optional, grows a block in place or by moving its pages,
+/// without copying: the first OldB bytes kept, the rest zero; nullptr (the
+/// block unchanged) when it cannot, and the model then copies.
 struct Allocator {
   void *(*Allocate)(void *Ctx, size_t SizeB);
   void (*Deallocate)(void *Ctx, void *P, size_t SizeB);
   void *Ctx;
+  void *(*Reallocate)(void *Ctx, void *P, size_t OldB, size_t NewB) = nullptr;
 
   void *allocate(size_t SizeB) const { return Allocate(Ctx, SizeB); }
   void deallocate(void *P, size_t SizeB) const { Deallocate(Ctx, P, SizeB); }
+  void *reallocate(void *P, size_t OldB, size_t NewB) const {
+    return Reallocate ? Reallocate(Ctx, P, OldB, NewB) : nullptr;
+  }
 };
 
 /// Where text output goes. Write returns false on an I/O error.

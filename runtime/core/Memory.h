@@ -32,12 +32,22 @@ template <typename T> void freeArray(const Allocator &A, T *P, size_t Count) {
 
 /// Grows P (holding Count valid elements in Cap slots) to at least NewCap
 /// slots; new slots are zero. Returns false (P unchanged) when memory is
-/// exhausted.
+/// exhausted. The allocator's Reallocate goes first: a large array then
+/// moves by its pages, with no copy and no second array alive meanwhile.
 template <typename T>
 bool growArray(const Allocator &A, T *&P, size_t Count, size_t &Cap,
                size_t NewCap) {
   if (NewCap <= Cap)
     return true;
+  if (NewCap > (~size_t(0)) / sizeof(T))
+    return false;
+  if (P) {
+    if (void *R = A.reallocate(P, Cap * sizeof(T), NewCap * sizeof(T))) {
+      P = static_cast<T *>(R);
+      Cap = NewCap;
+      return true;
+    }
+  }
   T *N = allocArray<T>(A, NewCap);
   if (!N)
     return false;

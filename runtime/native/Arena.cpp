@@ -6,8 +6,9 @@
 // from one free list per size class, refilled by bumping through 1 MiB
 // chunks obtained from mmap. Freed small blocks go back to their list and
 // are zeroed when handed out again (fresh mmap memory is already zero).
-// Large blocks get their own mapping and are unmapped on release; callers
-// pass the size back, so no block carries a header.
+// Large blocks get their own mapping, grow by mremap (the model's arrays
+// move by their pages instead of being copied) and are unmapped on
+// release; callers pass the size back, so no block carries a header.
 //
 //   chunk: [ block | block | block | ......... unused ......... ]
 //                                   ^ Bump                      ^ End
@@ -86,7 +87,12 @@ void deallocateThunk(void *, void *P, size_t SizeB) {
   arenaDeallocate(P, SizeB);
 }
 
-const Allocator TheAllocator = {allocateThunk, deallocateThunk, nullptr};
+void *reallocateThunk(void *, void *P, size_t OldB, size_t NewB) {
+  return arenaReallocate(P, OldB, NewB);
+}
+
+const Allocator TheAllocator = {allocateThunk, deallocateThunk, nullptr,
+                                reallocateThunk};
 
 } // namespace
 
@@ -115,6 +121,20 @@ void *native::arenaAllocate(size_t SizeB) {
   }
   memset(P, 0, ClassB);
   return P;
+}
+
+void *native::arenaReallocate(void *P, size_t OldB, size_t NewB) {
+  // Only a block with a mapping of its own can move by its pages.
+  if (!P || OldB <= MaxSmallB || NewB < OldB)
+    return nullptr;
+  size_t OldMapB = roundToPages(OldB), NewMapB = roundToPages(NewB);
+  if (NewMapB < NewB)
+    return nullptr; // overflow
+  void *N = mremap(P, OldMapB, NewMapB, MREMAP_MAYMOVE);
+  if (N == MAP_FAILED)
+    return nullptr;
+  __atomic_fetch_add(&State.MappedB, NewMapB - OldMapB, __ATOMIC_RELAXED);
+  return N;
 }
 
 void native::arenaDeallocate(void *P, size_t SizeB) {

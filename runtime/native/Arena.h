@@ -24,6 +24,11 @@ void *arenaAllocate(size_t SizeB);
 /// Gives back a block from arenaAllocate; SizeB must be the size asked for.
 void arenaDeallocate(void *P, size_t SizeB);
 
+/// Grows a large block from arenaAllocate (OldB asked for then) to NewB by
+/// moving its pages (mremap), the new bytes zero. Null, the block
+/// unchanged, for a small block or when the kernel refuses.
+void *arenaReallocate(void *P, size_t OldB, size_t NewB);
+
 /// Copies the NUL-terminated S (or its first MaxB bytes) into the arena.
 char *arenaStrdup(const char *S, size_t MaxB = (size_t)-1);
 

@@ -46,7 +46,20 @@ Allocator CountingAllocator::get() {
         Self->Mapped.erase(P);
         munmap(P, SizeB);
       },
-      this};
+      this,
+      [](void *Ctx, void *P, size_t OldB, size_t NewB) -> void * {
+        auto *Self = static_cast<CountingAllocator *>(Ctx);
+        if (OldB < MapMinB || NewB < OldB || !Self->Remaps)
+          return nullptr;
+        void *N = mremap(P, OldB, NewB, MREMAP_MAYMOVE);
+        if (N == MAP_FAILED)
+          return nullptr;
+        std::lock_guard<std::mutex> G(Self->Lock);
+        Self->Mapped.erase(P);
+        Self->Mapped[N] = NewB;
+        Self->LiveB += int64_t(NewB - OldB);
+        return N;
+      }};
 }
 
 int64_t CountingAllocator::residentB() {

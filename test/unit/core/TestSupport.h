@@ -29,10 +29,12 @@ namespace test {
 
 /// Zeroed memory from calloc, with a running count of live bytes.
 /// Counts the bytes the model holds. Requests of 64 KiB and more are
-/// mmap'd, as the native runtime's arena does, so that residentB() can
-/// tell the pages the model touched from the ones it only reserved.
+/// mmap'd and grown by mremap, as the native runtime's arena does, so that
+/// residentB() can tell the pages the model touched from the ones it only
+/// reserved.
 struct CountingAllocator {
   std::atomic<int64_t> LiveB{0}; ///< requested, touched or not
+  bool Remaps = true; ///< grows mapped requests by mremap
   Allocator get();
   /// Small requests in full, mapped ones by their resident pages.
   int64_t residentB();
