@@ -52,15 +52,19 @@ template <typename T> T loadAcquire(const T *P) {
   return __atomic_load_n(P, __ATOMIC_ACQUIRE);
 }
 
+/// Each frame is mixed on its own, with its position, and the results are
+/// summed: no frame waits for the one before (a chained hash costs a
+/// multiply's latency per frame), and the sum is mixed once at the end.
 uint64_t hashPcs(const uint64_t *Pcs, uint32_t NumPcs) {
-  uint64_t H = 0x9E3779B97F4A7C15ull ^ NumPcs;
+  uint64_t H = 0x9E3779B97F4A7C15ull * (NumPcs + 1);
   for (uint32_t I = 0; I < NumPcs; ++I) {
-    uint64_t K = Pcs[I] * 0xC2B2AE3D27D4EB4Full;
-    K ^= K >> 31;
-    H = (H ^ K) * 0x9E3779B97F4A7C15ull;
-    H ^= H >> 29;
+    uint64_t K = (Pcs[I] ^ (uint64_t(I) * 0xD6E8FEB86659FD93ull)) *
+                 0xC2B2AE3D27D4EB4Full;
+    H += K ^ (K >> 32);
   }
-  return H;
+  H ^= H >> 29;
+  H *= 0xBF58476D1CE4E5B9ull;
+  return H ^ (H >> 32);
 }
 
 size_t nodeSizeB(uint32_t NumPcs) {
