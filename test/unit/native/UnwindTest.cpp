@@ -212,6 +212,71 @@ TEST(UnwindTest, ACaptureRepeatedFromTheSameStateSeesStackChanges) {
   EXPECT_EQ(captureStack(Start, Out, 8), 3u);
 }
 
+/// What capturing from frame record Entry of a fake stack must give: the
+/// frame-pointer walk, spelled out without memos.
+uint32_t referenceWalk(uintptr_t Entry, uintptr_t Hi, uint64_t *Out,
+                       uint32_t Max) {
+  const uintptr_t *E = (const uintptr_t *)Entry;
+  uint32_t N = 0;
+  Out[N++] = E[1] - 1;
+  if (E[1] < 4096) // returning into no code: nothing known above
+    return N;
+  uintptr_t Sp = Entry + 16, Bp = E[0];
+  while (N < Max && Bp >= Sp && (Bp & 7) == 0 && Bp <= Hi - 16) {
+    uintptr_t Next = ((const uintptr_t *)Bp)[0];
+    uintptr_t Ret = ((const uintptr_t *)Bp)[1];
+    if (Ret < 4096)
+      break;
+    Out[N++] = Ret - 1;
+    Sp = Bp + 16;
+    Bp = Next;
+  }
+  return N;
+}
+
+TEST(UnwindTest, CapturesReplayingMemosEqualFullWalks) {
+  // Captures from changing frames of one stack whose records keep
+  // changing: each must equal a full walk, whether it replays a memo or
+  // walks.
+  constexpr int NumRecords = 40;
+  alignas(16) static uintptr_t Words[2 * NumRecords + 2];
+  auto at = [](int I) { return (uintptr_t)&Words[2 * I]; };
+  uintptr_t Hi = (uintptr_t)(Words + 2 * NumRecords);
+  uint64_t Seed = 12345;
+  auto next = [&Seed](uint32_t Below) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(Seed >> 33) % Below;
+  };
+  uint64_t Out[64], Want[64];
+  uint32_t Deep = 0;
+  for (int Round = 0; Round < 20000; ++Round) {
+    if (Round % 256 == 0) // the whole chain, afresh
+      for (int I = 0; I < NumRecords; ++I) {
+        Words[2 * I] = I + 1 < NumRecords ? at(I + 1) : 0;
+        Words[2 * I + 1] = codeAddress(int(next(9)));
+      }
+    int I = int(next(NumRecords));
+    uint32_t What = next(64);
+    if (What < 12) // a frame returns and another is called in its place
+      Words[2 * I + 1] = codeAddress(int(next(9)));
+    else if (What < 14) // a caller's frame moves up
+      Words[2 * I] = at(I + 1 + int(next(uint32_t(NumRecords - I))));
+    else if (What < 15) // the chain ends here
+      Words[2 * I + 1] = 0;
+    // otherwise only the capture moves
+    int Entry = int(next(NumRecords / 2));
+    UnwindStart Start = {(const void *)at(Entry), nullptr, at(Entry), Hi};
+    uint32_t Max = next(4) ? 64 : 1 + next(30);
+    uint32_t N = captureStack(Start, Out, Max);
+    uint32_t WantN = referenceWalk(at(Entry), Hi, Want, Max);
+    ASSERT_EQ(N, WantN) << "round " << Round;
+    for (uint32_t K = 0; K < N; ++K)
+      ASSERT_EQ(Out[K], Want[K]) << "round " << Round << " frame " << K;
+    Deep += N > 8;
+  }
+  EXPECT_GT(Deep, 2000u);
+}
+
 TEST(UnwindTest, GarbageFramePointersEndTheCapture) {
   FakeStack S;
   S.Words[0] = S.at(1);
