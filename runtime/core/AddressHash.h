@@ -50,11 +50,9 @@ public:
 
   /// Removes the block at Addr, giving its node; false when unknown.
   __attribute__((always_inline)) bool remove(uint64_t Addr, uint32_t &Id) {
-    uint64_t Key = ~Addr;
-    uint64_t I = home(Addr);
-    for (; Keys[I] != Key; I = (I + 1) & Mask)
-      if (Keys[I] == 0)
-        return false;
+    uint64_t I;
+    if (!slotOf(Addr, I))
+      return false;
     Id = Ids[I];
     erase(I);
     return true;
@@ -62,11 +60,9 @@ public:
 
   /// Looks the block at Addr up without removing it.
   bool find(uint64_t Addr, uint32_t &Id) const {
-    uint64_t Key = ~Addr;
-    uint64_t I = home(Addr);
-    for (; Keys[I] != Key; I = (I + 1) & Mask)
-      if (Keys[I] == 0)
-        return false;
+    uint64_t I;
+    if (!slotOf(Addr, I))
+      return false;
     Id = Ids[I];
     return true;
   }
@@ -79,6 +75,14 @@ private:
     // Fibonacci hashing of the address without its low four bits, which
     // are zero for every malloc'd block.
     return ((Addr >> 4) * 0x9E3779B97F4A7C15ull) >> Shift;
+  }
+  /// The slot of Addr's most recent record, if it has one.
+  __attribute__((always_inline)) bool slotOf(uint64_t Addr, uint64_t &I) const {
+    uint64_t Key = ~Addr;
+    for (I = home(Addr); Keys[I] != Key; I = (I + 1) & Mask)
+      if (Keys[I] == 0)
+        return false;
+    return true;
   }
   /// How far the key in slot I is from its home slot.
   uint64_t distance(uint64_t I) const { return (I - home(~Keys[I])) & Mask; }
