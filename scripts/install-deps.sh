@@ -9,7 +9,7 @@ packages=(
   clang-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev
   clang-14 llvm-14-dev llvm-14-tools
   libstdc++-12-dev libc6-dev
-  libdw-dev libelf-dev libunwind-dev
+  libdw-dev libelf-dev zlib1g-dev libunwind-dev libc6-dbg
   googletest libgtest-dev
   valgrind
 )

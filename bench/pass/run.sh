@@ -39,7 +39,7 @@ text=$cache/inputs/bench-24.txt
 [ -f "$text" ] || { echo "no input text in $cache/inputs: run bench/bench.py once" >&2; exit 1; }
 
 rt=(-Wl,--whole-archive "$build/lib/libmassif_rt.a" -Wl,--no-whole-archive
-    -ldw -lelf -ldl -lpthread)
+    -ldw -lelf -lz -ldl -lpthread)
 common=(-O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer)
 
 # build VARIANT PROGRAM: compiles each file separately (as a make would),

@@ -126,6 +126,19 @@ DebugIndex *native::buildDebugIndex(Dwarf *Dw) {
   return Index;
 }
 
+void native::freeDebugIndex(DebugIndex *Index) {
+  if (!Index)
+    return;
+  auto freeList = [](RangeList &L) {
+    arenaDeallocate(L.Items, L.Cap * sizeof(Range));
+  };
+  freeList(Index->Units);
+  for (uint32_t I = 0; I < Index->TableCap; ++I)
+    freeList(Index->Table[I].Functions);
+  arenaDeallocate(Index->Table, Index->TableCap * sizeof(UnitFunctions));
+  arenaDeallocate(Index, sizeof(DebugIndex));
+}
+
 bool native::findUnit(DebugIndex *Index, Dwarf_Addr A, Dwarf_Die &Cu) {
   Dwarf_Off Die;
   return Index && lookup(Index->Units, A, Die) &&

@@ -28,6 +28,9 @@ struct DebugIndex;
 /// Indexes the compile units of Dw; null when memory ran out.
 DebugIndex *buildDebugIndex(Dwarf *Dw);
 
+/// Gives back the index's memory.
+void freeDebugIndex(DebugIndex *Index);
+
 /// Finds the compile unit whose ranges contain A (an address in the DWARF's
 /// own address space, i.e. without the load bias).
 bool findUnit(DebugIndex *Index, Dwarf_Addr A, Dwarf_Die &Cu);

@@ -10,6 +10,8 @@
 
 #include "EhFrame.h"
 
+#include "ByteReader.h"
+
 #include <string.h>
 
 using namespace massif;
@@ -29,45 +31,7 @@ constexpr uint8_t PeOmit = 0xff, PeAbsptr = 0x00, PeUleb = 0x01,
                   PeIndirect = 0x80;
 
 /// A byte reader over mapped memory (the module's own .eh_frame).
-struct Reader {
-  const uint8_t *P;
-  const uint8_t *End;
-
-  bool ok() const { return P <= End; }
-  uint8_t u8() { return P < End ? *P++ : (P = End + 1, 0); }
-  template <typename T> T fixed() {
-    T V = 0;
-    if (P + sizeof(T) > End) {
-      P = End + 1;
-      return 0;
-    }
-    memcpy(&V, P, sizeof(T));
-    P += sizeof(T);
-    return V;
-  }
-  uint64_t uleb() {
-    uint64_t V = 0;
-    for (unsigned Shift = 0; Shift < 64; Shift += 7) {
-      uint8_t B = u8();
-      V |= (uint64_t)(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-    return V;
-  }
-  int64_t sleb() {
-    int64_t V = 0;
-    unsigned Shift = 0;
-    uint8_t B;
-    do {
-      B = u8();
-      V |= (int64_t)(B & 0x7f) << Shift;
-      Shift += 7;
-    } while ((B & 0x80) && Shift < 64);
-    if (Shift < 64 && (B & 0x40))
-      V |= -((int64_t)1 << Shift);
-    return V;
-  }
+struct Reader : ByteReader {
   /// Reads a pointer in encoding Enc; DataBase anchors datarel values.
   bool encoded(uint8_t Enc, uint64_t DataBase, uint64_t &Out) {
     if (Enc == PeOmit)

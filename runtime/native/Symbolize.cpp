@@ -16,8 +16,9 @@
 // The model names every frame of every stack to classify it, but prints
 // only the frames above main: asking those others for the function name
 // alone (functionName) reads the symbol table and nothing else. That
-// matters for libc, whose separate debug file is compressed: opening its
-// DWARF inflates tens of megabytes. Debug files are
+// matters for libc, whose separate debug file is compressed: libdw would
+// inflate all of it, so such a file is read unit by unit through a
+// DebugImage, and only the units of printed addresses. Debug files are
 // found locally only (build-id under /usr/lib/debug, then .gnu_debuglink):
 // libdwfl's standard finder would load the debuginfod client, whose
 // libraries allocate in the profile and add TLS modules to the process.
@@ -27,6 +28,7 @@
 #include "Symbolize.h"
 
 #include "Arena.h"
+#include "DebugImage.h"
 #include "DebugIndex.h"
 #include "Modules.h"
 #include "SymbolTable.h"
@@ -34,6 +36,7 @@
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <link.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -251,6 +254,7 @@ uint32_t callLine(Dwarf_Die *Inlined) {
 struct ModuleData {
   SymbolTable *Symbols;
   bool DwarfOpened;
+  DebugImage *Image; ///< compressed DWARF, loaded unit by unit; or null
   DebugIndex *Debug;
   Dwarf *Dw;
   Dwarf_Addr Bias;
@@ -272,13 +276,81 @@ ModuleData *moduleData(Dwfl_Module *Mod) {
   return M;
 }
 
-/// Opens the module's DWARF and indexes it, once.
+/// The virtual address of an ELF file's first PT_LOAD segment, or 0.
+uint64_t firstLoadVaddr(Elf *E) {
+  size_t NumPhdrs = 0;
+  if (elf_getphdrnum(E, &NumPhdrs) != 0)
+    return 0;
+  for (size_t I = 0; I < NumPhdrs; ++I) {
+    GElf_Phdr Mem;
+    GElf_Phdr *Ph = gelf_getphdr(E, int(I), &Mem);
+    if (Ph && Ph->p_type == PT_LOAD)
+      return Ph->p_vaddr;
+  }
+  return 0;
+}
+
+/// Opens the module's DWARF as a DebugImage when its file (the separate
+/// debug file libdwfl found for the symbols, else the object itself) has
+/// compressed sections that can be loaded unit by unit.
+bool openImage(Dwfl_Module *Mod, ModuleData &M) {
+  GElf_Addr MainBias;
+  Elf *Main = dwfl_module_getelf(Mod, &MainBias);
+  const char *MainFile = nullptr, *DebugFile = nullptr;
+  dwfl_module_info(Mod, nullptr, nullptr, nullptr, nullptr, nullptr,
+                   &MainFile, &DebugFile);
+  const char *Path = DebugFile ? DebugFile : MainFile;
+  DebugImage *Image = Main && Path ? openDebugImage(Path) : nullptr;
+  if (!Image)
+    return false;
+  // The debug file's addresses are the object's, give or take where each
+  // puts its first segment.
+  M.Image = Image;
+  M.Bias = MainBias + firstLoadVaddr(Main) - imageLoadVaddr(Image);
+  return true;
+}
+
+/// Opens the module's whole DWARF through libdwfl and indexes it.
+void openWholeDwarf(Dwfl_Module *Mod, ModuleData &M) {
+  M.Dw = dwfl_module_getdwarf(Mod, &M.Bias);
+  M.Debug = M.Dw ? buildDebugIndex(M.Dw) : nullptr;
+}
+
+/// Opens the module's DWARF, once.
 void openDwarf(Dwfl_Module *Mod, ModuleData &M) {
   if (M.DwarfOpened)
     return;
   M.DwarfOpened = true;
-  M.Dw = dwfl_module_getdwarf(Mod, &M.Bias);
-  M.Debug = M.Dw ? buildDebugIndex(M.Dw) : nullptr;
+  if (!openImage(Mod, M))
+    openWholeDwarf(Mod, M);
+}
+
+/// The compile unit of Pc from the module's DebugImage, loading it if
+/// needed (and then indexing the units loaded so far again). A unit the
+/// image cannot load alone sends the module back to its whole DWARF.
+Dwarf_Die *imageCu(Dwfl_Module *Mod, ModuleData &M, uint64_t Pc,
+                   Dwarf_Die &CuMem, bool &Whole) {
+  Whole = false;
+  Dwarf_Off Die;
+  switch (unitFor(M.Image, Pc - M.Bias, Die)) {
+  case UnitLookup::None:
+    return nullptr;
+  case UnitLookup::Failed:
+    closeDebugImage(M.Image);
+    M.Image = nullptr;
+    freeDebugIndex(M.Debug);
+    openWholeDwarf(Mod, M);
+    Whole = true;
+    return nullptr;
+  case UnitLookup::Found:
+    break;
+  }
+  if (M.Dw != imageDwarf(M.Image)) {
+    M.Dw = imageDwarf(M.Image);
+    freeDebugIndex(M.Debug);
+    M.Debug = buildDebugIndex(M.Dw);
+  }
+  return dwarf_offdie(M.Dw, Die, &CuMem);
 }
 
 /// The module of Pc, reporting the process's mappings again when no known
@@ -294,9 +366,18 @@ Dwfl_Module *moduleOf(uint64_t Pc) {
 
 /// The compile unit containing Pc (a runtime address): from the index, or
 /// from libdw's .debug_aranges (units the index could not range).
-Dwarf_Die *findCu(Dwfl_Module *Mod, const ModuleData &M, uint64_t Pc,
+Dwarf_Die *findCu(Dwfl_Module *Mod, ModuleData &M, uint64_t Pc,
                   Dwarf_Die &CuMem, Dwarf_Addr &Bias) {
   Bias = M.Bias;
+  if (M.Image) {
+    bool Whole;
+    Dwarf_Die *Cu = imageCu(Mod, M, Pc, CuMem, Whole);
+    if (!Whole)
+      return Cu;
+    Bias = M.Bias;
+  }
+  if (!M.Dw)
+    return nullptr;
   if (findUnit(M.Debug, Pc - M.Bias, CuMem))
     return &CuMem;
   return dwfl_module_addrdie(Mod, Pc, &Bias);
@@ -344,7 +425,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
 
   Dwarf_Addr Bias = 0;
   Dwarf_Die CuMem;
-  Dwarf_Die *Cu = M->Dw ? findCu(Mod, *M, Pc, CuMem, Bias) : nullptr;
+  Dwarf_Die *Cu = findCu(Mod, *M, Pc, CuMem, Bias);
 
   // The innermost file:line comes from the line table.
   const char *File = nullptr;

@@ -1,0 +1,124 @@
+//===- SectionReader.cpp - One ELF section's bytes, read forward ----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// zlib allocates its state with malloc; like libdw's, those blocks go to
+// glibc because the symbolizer runs with the runtime's recursion guard set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SectionReader.h"
+
+#include "Arena.h"
+
+#include <elf.h>
+#include <unistd.h>
+#include <zlib.h>
+
+using namespace massif;
+using namespace massif::native;
+
+namespace {
+constexpr size_t BufB = 32768;
+
+bool preadAll(int Fd, void *Dst, size_t Len, uint64_t Off) {
+  uint8_t *P = (uint8_t *)Dst;
+  while (Len) {
+    ssize_t N = pread(Fd, P, Len, (off_t)Off);
+    if (N <= 0)
+      return false;
+    P += N;
+    Off += uint64_t(N);
+    Len -= size_t(N);
+  }
+  return true;
+}
+} // namespace
+
+bool SectionReader::init(int F, uint64_t FileOff, uint64_t FileB,
+                         bool IsCompressed) {
+  Fd = F;
+  Compressed = IsCompressed;
+  if (!Compressed) {
+    DataOff = FileOff;
+    DataB = SizeB = FileB;
+    return true;
+  }
+  Elf64_Chdr Ch;
+  if (FileB < sizeof(Ch) || !preadAll(Fd, &Ch, sizeof(Ch), FileOff) ||
+      Ch.ch_type != ELFCOMPRESS_ZLIB)
+    return false;
+  DataOff = FileOff + sizeof(Ch);
+  DataB = FileB - sizeof(Ch);
+  SizeB = Ch.ch_size;
+  In = (uint8_t *)arenaAllocate(BufB);
+  Scratch = (uint8_t *)arenaAllocate(BufB);
+  return In && Scratch;
+}
+
+void SectionReader::close() {
+  if (Stream) {
+    inflateEnd((z_stream *)Stream);
+    arenaDeallocate(Stream, sizeof(z_stream));
+    Stream = nullptr;
+  }
+  arenaDeallocate(In, In ? BufB : 0);
+  arenaDeallocate(Scratch, Scratch ? BufB : 0);
+  In = Scratch = nullptr;
+}
+
+bool SectionReader::restart() {
+  z_stream *Z = (z_stream *)Stream;
+  if (!Z) {
+    Z = (z_stream *)arenaAllocate(sizeof(z_stream));
+    if (!Z || inflateInit(Z) != Z_OK) {
+      arenaDeallocate(Z, Z ? sizeof(z_stream) : 0);
+      return false;
+    }
+    Stream = Z;
+  } else if (inflateReset(Z) != Z_OK) {
+    return false;
+  }
+  Z->avail_in = 0;
+  InPos = Pos = 0;
+  return true;
+}
+
+bool SectionReader::inflateInto(uint8_t *Dst, size_t Len) {
+  z_stream *Z = (z_stream *)Stream;
+  Z->next_out = Dst;
+  Z->avail_out = (uInt)Len;
+  while (Z->avail_out) {
+    if (Z->avail_in == 0) {
+      size_t N = DataB - InPos < BufB ? size_t(DataB - InPos) : BufB;
+      if (N == 0 || !preadAll(Fd, In, N, DataOff + InPos))
+        return false;
+      InPos += N;
+      Z->next_in = In;
+      Z->avail_in = (uInt)N;
+    }
+    int Err = inflate(Z, Z_NO_FLUSH);
+    if (Err != Z_OK && !(Err == Z_STREAM_END && Z->avail_out == 0))
+      return false;
+  }
+  Pos += Len;
+  return true;
+}
+
+bool SectionReader::read(uint64_t Off, uint8_t *Dst, size_t Len) {
+  if (Off > SizeB || Len > SizeB - Off)
+    return false;
+  if (!Compressed)
+    return preadAll(Fd, Dst, Len, DataOff + Off);
+  if ((!Stream || Off < Pos) && !restart())
+    return false;
+  bool Ok = true;
+  while (Ok && Pos < Off) {
+    uint64_t Skip = Off - Pos;
+    Ok = inflateInto(Scratch, Skip < BufB ? size_t(Skip) : BufB);
+  }
+  if (Ok && inflateInto(Dst, Len))
+    return true;
+  Pos = ~uint64_t(0); // the next read starts over
+  return false;
+}
