@@ -58,6 +58,19 @@ template <typename T> struct Vec {
     freeArray(arenaAllocator(), Items, Cap);
     *this = Vec();
   }
+  /// The first index whose item is not Before the sought one (the items
+  /// being sorted so that those that are come first).
+  template <typename Fn> size_t partition(Fn Before) const {
+    size_t L = 0, H = Count;
+    while (L < H) {
+      size_t M = (L + H) / 2;
+      if (Before(Items[M]))
+        L = M + 1;
+      else
+        H = M;
+    }
+    return L;
+  }
 };
 
 /// Sorts offsets and drops repeats.
@@ -82,15 +95,7 @@ struct Section {
 
   /// The first filled interval that ends at or after Lo.
   size_t firstEndingFrom(uint64_t Lo) const {
-    size_t L = 0, H = Filled.Count;
-    while (L < H) {
-      size_t M = (L + H) / 2;
-      if (Filled.Items[M].Hi < Lo)
-        L = M + 1;
-      else
-        H = M;
-    }
-    return L;
+    return Filled.partition([&](const Interval &I) { return I.Hi < Lo; });
   }
   /// Records [Lo, Hi) as filled, merging what it touches.
   bool add(uint64_t Lo, uint64_t Hi) {
@@ -199,6 +204,7 @@ int64_t DebugImage::fillSized(SecId S, uint64_t Off, SizeFn SizeOf) {
 bool DebugImage::loadRefs(const UnitHeader &H, Refs &R) {
   RefSink Sink{addRef, &R};
   Vec<uint64_t> &Lines = R.Of[int(RefKind::Line)];
+  sortUnique(Lines);
   for (size_t I = 0; I < Lines.Count; ++I) {
     uint64_t Off = Lines.Items[I];
     int64_t Size = fillSized(Line, Off, lengthPrefixedSize);
@@ -493,14 +499,7 @@ UnitLookup native::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
     return UnitLookup::None;
   // The loaded units are sorted by their offset in the file.
   Vec<Unit> &Us = Img->Units;
-  size_t L = 0, H = Us.Count;
-  while (L < H) {
-    size_t M = (L + H) / 2;
-    if (Us.Items[M].Orig < Orig)
-      L = M + 1;
-    else
-      H = M;
-  }
+  size_t L = Us.partition([&](const Unit &U) { return U.Orig < Orig; });
   if (L == Us.Count || Us.Items[L].Orig != Orig) {
     Unit U;
     if (Orig >= Img->Secs[Info].Reader.sizeB() || !Img->loadUnit(Orig, U) ||
