@@ -12,7 +12,9 @@
 // Optimised code counts in a local that promotion turns into a register:
 // each block adds its count to it, and the local goes to the thread's
 // counter only where the runtime may read it -- before a call that may
-// reach the runtime, and before the function ends:
+// reach the runtime (not an intrinsic, inline assembly or a C library
+// function that neither allocates nor calls back, like strlen or floor),
+// and before the function ends:
 //
 //     loop:                                     ; 6 instructions, no call
 //       %acc = phi i64 [ %in, %entry ], [ %acc2, %loop ]
@@ -77,6 +79,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <algorithm>
+#include <iterator>
 
 using namespace llvm;
 
@@ -181,11 +186,40 @@ GlobalVariable *getOrDeclareCounter(Module &M) {
 
 namespace {
 
+/// C library functions that neither allocate nor call back into the
+/// program, so the runtime cannot run while they do (sorted).
+const char *const QuietLibraryFunctions[] = {
+    "__ctype_b_loc", "__ctype_tolower_loc", "__ctype_toupper_loc",
+    "__errno_location", "abs", "acos", "asin", "atan", "atan2", "bcmp",
+    "ceil", "cos", "cosh", "exp", "exp2", "fabs", "floor", "fmod", "frexp",
+    "isalnum", "isalpha", "iscntrl", "isdigit", "isgraph", "islower",
+    "isprint", "ispunct", "isspace", "isupper", "isxdigit", "labs", "ldexp",
+    "llabs", "log", "log10", "log2", "memchr", "memcmp", "memcpy", "memmove",
+    "memrchr", "memset", "modf", "pow", "rawmemchr", "sin", "sinh", "sqrt",
+    "stpcpy", "strcat", "strchr", "strcmp", "strcpy", "strcspn", "strlen",
+    "strncat", "strncmp", "strncpy", "strnlen", "strpbrk", "strrchr",
+    "strspn", "strstr", "tan", "tanh", "tolower", "toupper", "wcslen",
+    "wmemchr", "wmemcmp", "wmemcpy", "wmemmove", "wmemset"};
+
+bool isQuietLibraryCall(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || !F->isDeclaration())
+    return false;
+  StringRef Name = F->getName();
+  const char *const *End = std::end(QuietLibraryFunctions);
+  const char *const *It = std::lower_bound(
+      std::begin(QuietLibraryFunctions), End, Name,
+      [](const char *L, StringRef R) { return StringRef(L) < R; });
+  return It != End && Name == *It;
+}
+
 /// Whether a call may reach the runtime, which reads the counter: any call
-/// but an intrinsic or inline assembly.
+/// but an intrinsic, inline assembly, or a quiet C library function (the
+/// string, character and math functions, which run often in loops).
 bool mayReadCounter(const Instruction &I) {
   const auto *Call = dyn_cast<CallBase>(&I);
-  return Call && !isa<IntrinsicInst>(Call) && !Call->isInlineAsm();
+  return Call && !isa<IntrinsicInst>(Call) && !Call->isInlineAsm() &&
+         !isQuietLibraryCall(*Call);
 }
 
 /// The instructions before which the promoted local is flushed.

@@ -12,6 +12,8 @@
 target triple = "x86_64-unknown-linux-gnu"
 
 declare void @f()
+declare i64 @strlen(ptr)
+declare double @floor(double)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 declare i32 @__gxx_personality_v0(...)
 
@@ -73,6 +75,27 @@ define void @calls(ptr %p) {
   br label %after
 after:
   ret void
+}
+
+; C library functions that neither allocate nor call back (strlen, floor)
+; cannot reach the runtime: the count goes on past them, as past an
+; intrinsic, and is flushed before @f only.
+define double @quiet(ptr %p, double %x) {
+; CHECK-LABEL: define double @quiet(
+; CHECK-NOT:     @__massif_thread_instructions
+; CHECK:         call i64 @strlen(ptr %p)
+; CHECK-NOT:     @__massif_thread_instructions
+; CHECK:         call double @floor(double %x)
+; LLVM19-NEXT:   call {{.*}}@llvm.threadlocal.address.p0
+; CHECK-NEXT:    load i64
+; CHECK-NEXT:    add i64
+; CHECK-NEXT:    store i64
+; CHECK-NEXT:    call void @f()
+; CHECK-NEXT:    ret double
+  %n = call i64 @strlen(ptr %p)
+  %y = call double @floor(double %x)
+  call void @f()
+  ret double %y
 }
 
 ; Where a loop whose calls leave the count at zero exits into a merge, the
