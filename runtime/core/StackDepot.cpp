@@ -15,8 +15,10 @@
 // compare-and-swap. When the CAS loses, only the nodes pushed meanwhile can
 // hold an equal trace, so only they are searched again; if one does, the
 // new node and its Id are simply abandoned (a hole in the Ids, harmless:
-// every array indexed by StackId tolerates unused slots). No step waits for
-// another thread, so interning is safe from signal handlers.
+// every array indexed by StackId tolerates unused slots). The bucket is
+// looked at once more before the Id is taken, so that holes come only from
+// races within the few stores between the Id and the CAS. No step waits
+// for another thread, so interning is safe from signal handlers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,6 +176,15 @@ StackId StackDepot::intern(const uint64_t *Pcs, uint32_t NumPcs) {
   N->NumPcs = NumPcs;
   if (NumPcs)
     memcpy(N->Pcs, Pcs, NumPcs * sizeof(uint64_t));
+  // Another thread may have interned the trace while this one built its
+  // node: look again before taking an Id, so that a lost race costs the
+  // node's bytes and not a hole in the Ids (a thread preempted while
+  // building would otherwise nearly always lose).
+  if (Node *Now = loadAcquire(Bucket); Now != Head) {
+    if (const Node *Found = P->find(Now, Head, Hash, Pcs, NumPcs))
+      return Found->Id;
+    Head = Now;
+  }
   N->Id = __atomic_fetch_add(&P->NextId, 1, __ATOMIC_RELAXED);
   if (!P->publish(N->Id, N))
     return 0;
