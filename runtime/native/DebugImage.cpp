@@ -148,6 +148,7 @@ struct massif::native::DebugImage {
   uint64_t InfoUsed = 0;
   uint64_t LoadVaddr = 0;
   Section Secs[NumSecs] = {};
+  ReadBuffers Bufs = {}; ///< shared by the sections' readers
   Vec<Unit> Units; ///< sorted by Orig
   bool ArangesRead = false, Failed = false;
   Elf *E = nullptr;
@@ -408,6 +409,8 @@ DebugImage *native::openDebugImage(const char *Path) {
   Img->Image = (uint8_t *)Map;
   Img->ImageB = At;
   Img->LoadVaddr = F.LoadVaddr;
+  Img->Bufs.In = (uint8_t *)arenaAllocate(ReadBuffers::SizeB);
+  Img->Bufs.Skip = (uint8_t *)arenaAllocate(ReadBuffers::SizeB);
 
   // The ELF header and section headers: the original's identity, only the
   // debug sections, none compressed.
@@ -443,7 +446,8 @@ DebugImage *native::openDebugImage(const char *Path) {
     Sec.Present = true;
     Sec.ImageOff = RegionOff[S];
     Ok = Ok && Sec.Reader.init(Fd, F.Of[S].sh_offset, F.Of[S].sh_size,
-                               F.Of[S].sh_flags & SHF_COMPRESSED) &&
+                               F.Of[S].sh_flags & SHF_COMPRESSED,
+                               Img->Bufs) &&
          Sec.Reader.sizeB() == F.SizeB[S];
   }
   elf_version(EV_CURRENT);
@@ -466,6 +470,8 @@ void native::closeDebugImage(DebugImage *Img) {
     Sec.Filled.release();
   }
   Img->Units.release();
+  arenaDeallocate(Img->Bufs.In, ReadBuffers::SizeB);
+  arenaDeallocate(Img->Bufs.Skip, ReadBuffers::SizeB);
   munmap(Img->Image, Img->ImageB);
   close(Img->Fd);
   arenaDeallocate(Img, sizeof(DebugImage));

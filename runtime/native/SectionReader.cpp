@@ -19,7 +19,7 @@ using namespace massif;
 using namespace massif::native;
 
 namespace {
-constexpr size_t BufB = 32768;
+constexpr size_t BufB = ReadBuffers::SizeB;
 
 bool preadAll(int Fd, void *Dst, size_t Len, uint64_t Off) {
   uint8_t *P = (uint8_t *)Dst;
@@ -36,9 +36,10 @@ bool preadAll(int Fd, void *Dst, size_t Len, uint64_t Off) {
 } // namespace
 
 bool SectionReader::init(int F, uint64_t FileOff, uint64_t FileB,
-                         bool IsCompressed) {
+                         bool IsCompressed, const ReadBuffers &B) {
   Fd = F;
   Compressed = IsCompressed;
+  Bufs = B;
   if (!Compressed) {
     DataOff = FileOff;
     DataB = SizeB = FileB;
@@ -51,9 +52,7 @@ bool SectionReader::init(int F, uint64_t FileOff, uint64_t FileB,
   DataOff = FileOff + sizeof(Ch);
   DataB = FileB - sizeof(Ch);
   SizeB = Ch.ch_size;
-  In = (uint8_t *)arenaAllocate(BufB);
-  Scratch = (uint8_t *)arenaAllocate(BufB);
-  return In && Scratch;
+  return Bufs.In && Bufs.Skip;
 }
 
 void SectionReader::close() {
@@ -62,9 +61,6 @@ void SectionReader::close() {
     arenaDeallocate(Stream, sizeof(z_stream));
     Stream = nullptr;
   }
-  arenaDeallocate(In, In ? BufB : 0);
-  arenaDeallocate(Scratch, Scratch ? BufB : 0);
-  In = Scratch = nullptr;
 }
 
 bool SectionReader::restart() {
@@ -91,13 +87,14 @@ bool SectionReader::inflateInto(uint8_t *Dst, size_t Len) {
   while (Z->avail_out) {
     if (Z->avail_in == 0) {
       size_t N = DataB - InPos < BufB ? size_t(DataB - InPos) : BufB;
-      if (N == 0 || !preadAll(Fd, In, N, DataOff + InPos))
+      if (N == 0 || !preadAll(Fd, Bufs.In, N, DataOff + InPos))
         return false;
-      InPos += N;
-      Z->next_in = In;
+      Z->next_in = Bufs.In;
       Z->avail_in = (uInt)N;
     }
+    uInt Before = Z->avail_in;
     int Err = inflate(Z, Z_NO_FLUSH);
+    InPos += Before - Z->avail_in;
     if (Err != Z_OK && !(Err == Z_STREAM_END && Z->avail_out == 0))
       return false;
   }
@@ -115,10 +112,12 @@ bool SectionReader::read(uint64_t Off, uint8_t *Dst, size_t Len) {
   bool Ok = true;
   while (Ok && Pos < Off) {
     uint64_t Skip = Off - Pos;
-    Ok = inflateInto(Scratch, Skip < BufB ? size_t(Skip) : BufB);
+    Ok = inflateInto(Bufs.Skip, Skip < BufB ? size_t(Skip) : BufB);
   }
-  if (Ok && inflateInto(Dst, Len))
-    return true;
-  Pos = ~uint64_t(0); // the next read starts over
-  return false;
+  Ok = Ok && inflateInto(Dst, Len);
+  // The input left over goes back to the file: the buffer is shared.
+  ((z_stream *)Stream)->avail_in = 0;
+  if (!Ok)
+    Pos = ~uint64_t(0); // the next read starts over
+  return Ok;
 }

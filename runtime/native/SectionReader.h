@@ -6,8 +6,10 @@
 // with pread, or, for a zlib-compressed section (SHF_COMPRESSED), through a
 // stream of inflate that is kept between reads. Reads are cheap in
 // increasing order of offset; a read behind the stream's position starts
-// it again from the beginning. Memory: the stream's state and two 32 KiB
-// buffers, whatever the section's size.
+// it again from the beginning. Memory: the stream's state (zlib's 32 KiB
+// window and its tables), whatever the section's size; the buffers a read
+// uses are the caller's, and hold nothing between reads, so the readers of
+// one file can share them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +22,18 @@
 namespace massif {
 namespace native {
 
+/// Scratch memory for reads: compressed input, and output to skip.
+struct ReadBuffers {
+  static constexpr size_t SizeB = 32768;
+  uint8_t *In, *Skip; ///< SizeB bytes each
+};
+
 class SectionReader {
 public:
   /// The section's data at FileOff, FileB bytes in the file. When
-  /// Compressed, the data starts with its Elf64_Chdr.
-  bool init(int Fd, uint64_t FileOff, uint64_t FileB, bool Compressed);
+  /// Compressed, the data starts with its Elf64_Chdr; its reads use Bufs.
+  bool init(int Fd, uint64_t FileOff, uint64_t FileB, bool Compressed,
+            const ReadBuffers &Bufs);
   void close();
 
   /// The size of the section's (uncompressed) contents.
@@ -41,9 +50,9 @@ private:
   uint64_t SizeB = 0;
   bool Compressed = false;
   void *Stream = nullptr; ///< z_stream, when started
-  uint64_t InPos = 0;     ///< raw bytes handed to inflate
+  uint64_t InPos = 0;     ///< raw bytes inflate has consumed
   uint64_t Pos = 0;       ///< contents produced so far
-  uint8_t *In = nullptr, *Scratch = nullptr;
+  ReadBuffers Bufs = {};
 };
 
 } // namespace native
