@@ -9,12 +9,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEF = os.path.join(ROOT, "runtime", "core", "Options.def")
 DOC = os.path.join(ROOT, "docs", "OPTIONS.md")
 
-ROW = re.compile(r"^MASSIF_(BOOL|INT|DOUBLE|ENUM|STRING|LIST)\((.*?)\)\s*$", re.S | re.M)
+ROW = re.compile(r"^MASSIF_(BOOL|CORE_BOOL|INT|DOUBLE|ENUM|STRING|LIST)\((.*?)\)\s*$", re.S | re.M)
 
 
 def rows():
     text = open(DEF).read()
-    text = text.split("MASSIF_LIST(Name, Field, Help)\n#endif", 1)[-1]
+    # The rows follow the last of the default macro definitions.
+    text = text.rsplit("#endif\n", 1)[-1]
     for kind, body in ROW.findall(text):
         args = [a.strip() for a in re.findall(r'\s*(?:"(?:[^"\\]|\\.)*"\s*)+|[^,]+', body)]
         args = [re.sub(r'"\s*"', "", a) for a in args]  # join adjacent literals
@@ -24,7 +25,7 @@ def rows():
 
 def describe(kind, a):
     name = a[0]
-    if kind == "BOOL":
+    if kind in ("BOOL", "CORE_BOOL"):
         return f"--{name}=no\\|yes", a[-1], {"true": "yes", "false": "no"}[a[2]]
     if kind == "INT":
         return f"--{name}=<n>", f"{a[-1]} ({a[3]}..{a[4]})", a[2]

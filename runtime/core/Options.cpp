@@ -359,14 +359,14 @@ bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
   return false;
 }
 
-/// Options of Valgrind's core rather than Massif's: they change the
-/// profile, but Massif's desc: line does not list them.
+/// Options of Valgrind's core rather than Massif's (MASSIF_CORE_BOOL
+/// rows): they change the profile, but Massif's desc: line does not list
+/// them.
 bool isCoreOption(const char *Arg) {
-  static const char *const CoreNames[] = {"run-libc-freeres",
-                                          "run-cxx-freeres"};
-  for (const char *Name : CoreNames)
-    if (valueOf(Arg, Name))
-      return true;
+#define MASSIF_CORE_BOOL(Name, Field, Default, Help)                           \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
+#include "Options.def"
   return false;
 }
 
