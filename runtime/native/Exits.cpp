@@ -90,14 +90,12 @@ void native::resolveExitFunctions() {
 extern "C" {
 
 MASSIF_EXPORT void _exit(int Status) {
-  runFreeres(WriteReason::Immediate);
-  writeProfile(WriteReason::Immediate, "_exit");
+  writeExitProfile(WriteReason::Immediate, "_exit");
   exitNow(Status);
 }
 
 MASSIF_EXPORT void _Exit(int Status) {
-  runFreeres(WriteReason::Immediate);
-  writeProfile(WriteReason::Immediate, "_Exit");
+  writeExitProfile(WriteReason::Immediate, "_Exit");
   exitNow(Status);
 }
 

@@ -112,10 +112,7 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
 
 void onExit() { finishProfile(); }
 
-void onQuickExit() {
-  runFreeres(WriteReason::Immediate);
-  writeProfile(WriteReason::Immediate, "quick_exit");
-}
+void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
 const char *getEnv(const char *Name) { return getenv(Name); }
 
@@ -394,15 +391,13 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
   return Written;
 }
 
-/// What Valgrind does at the end of a process that exits (exit, a return
-/// from main, _exit, quick_exit; not a fatal signal): before Massif writes
-/// its file, it has the program free what the C++ runtime and glibc keep
-/// for the life of the process (libstdc++'s exception pool, glibc's
+/// What Valgrind does at the end of a process that exits: before Massif
+/// writes its file, it has the program free what the C++ runtime and glibc
+/// keep for the life of the process (libstdc++'s exception pool, glibc's
 /// locale, NSS and loader data), with --run-cxx-freeres and
 /// --run-libc-freeres, both on by default. Those frees are ordinary events
-/// of the profile (its last snapshots). Call on the exiting thread, outside
-/// any event.
-void native::runFreeres(WriteReason Why) {
+/// of the profile (its last snapshots).
+static void runFreeres(WriteReason Why) {
   if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive ||
       !ownsRuntime() || TheThread.InRuntime)
     return;
@@ -428,10 +423,12 @@ void native::runFreeres(WriteReason Why) {
   }
 }
 
-void native::finishProfile() {
-  runFreeres(WriteReason::Exit);
-  writeProfile(WriteReason::Exit, "exit");
+bool native::writeExitProfile(WriteReason Why, const char *Event) {
+  runFreeres(Why);
+  return writeProfile(Why, Event);
 }
+
+void native::finishProfile() { writeExitProfile(WriteReason::Exit, "exit"); }
 
 // Runs after the program's own destructors (priority 101 destructors run
 // last among the executable's), while the dynamic linker runs the

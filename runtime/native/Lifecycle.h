@@ -26,12 +26,6 @@ enum class WriteReason {
   Exec,      ///< before exec: recording goes on in case the exec fails
 };
 
-/// Has the program free what glibc and libstdc++ keep for the life of the
-/// process, as Valgrind does at an exit (--run-libc-freeres,
-/// --run-cxx-freeres); once, before the write of an exit (Why) or _exit.
-/// The output file is named first: glibc's freeres clears the environment.
-void runFreeres(WriteReason Why);
-
 /// Writes the profile to --massif-out-file (expanded now) unless this
 /// process must not: it is a vfork child or a clone sharing the parent's
 /// memory, the profile was already finished, or the calling thread is inside
@@ -40,6 +34,13 @@ void runFreeres(WriteReason Why);
 /// Event names what happened, for that warning ("exit", "SIGSEGV", ...).
 /// Returns true when a file was written.
 bool writeProfile(WriteReason Why, const char *Event);
+
+/// The write of a process that exits (exit, a return from main, _exit,
+/// _Exit, quick_exit; not a fatal signal or abort): first, as Valgrind does
+/// at an exit, the program frees what glibc and libstdc++ keep for the life
+/// of the process (--run-libc-freeres, --run-cxx-freeres; once), then
+/// writeProfile. Call on the exiting thread, outside any event.
+bool writeExitProfile(WriteReason Why, const char *Event);
 
 /// True when the calling thread was inside the runtime (an allocation or a
 /// write) when it got here, e.g. from a signal handler.
