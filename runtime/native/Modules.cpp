@@ -198,6 +198,11 @@ void native::noteModule(const dl_phdr_info &Info) {
   addCodeRanges(Info);
 }
 
+int native::openProcessMaps() {
+  int Fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
+  return Fd >= 0 ? Fd : open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+}
+
 const ClosedModule *native::closedModules(uint32_t &Count) {
   Count = __atomic_load_n(&NumClosed, __ATOMIC_ACQUIRE);
   return Closed;
@@ -270,11 +275,7 @@ bool readMaps(MapsText &M) {
   M.SizeB = 0;
   M.CapB = 64 * 1024;
   M.Text = (char *)arenaAllocate(M.CapB);
-  // Through the calling thread: /proc/self/maps reads empty once the main
-  // thread has left with pthread_exit.
-  int Fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  int Fd = openProcessMaps();
   if (Fd < 0 || !M.Text) {
     if (Fd >= 0)
       close(Fd);

@@ -62,6 +62,13 @@ void noteModule(const dl_phdr_info &Info);
 /// Reads the file's section headers; no allocation.
 bool executableHasSymbolTable();
 
+/// Opens the process's maps file through the calling thread
+/// (/proc/thread-self/maps): once the main thread has left with
+/// pthread_exit, the thread-group leader is a zombie and /proc/self/maps
+/// reads empty. /proc/self/maps on kernels without thread-self; -1 when
+/// neither opens.
+int openProcessMaps();
+
 /// An object unloaded by dlclose before the profile was written.
 struct ClosedModule {
   const char *Path; ///< as /proc/self/maps named it

@@ -142,13 +142,16 @@ void reportClosedModules() {
   State.ClosedReported = Count;
 }
 
-/// The process's mappings, through the calling thread: once the main
-/// thread has left with pthread_exit, the thread-group leader is a zombie
-/// and /proc/self/maps reads empty, but /proc/thread-self/maps does not.
+/// The process's mappings, from the maps file the calling thread sees
+/// (openProcessMaps).
 int reportMappings() {
-  FILE *Maps = fopen("/proc/thread-self/maps", "re"); // malloc: guard set
-  if (!Maps)
+  int Fd = openProcessMaps();
+  FILE *Maps = Fd >= 0 ? fdopen(Fd, "r") : nullptr; // malloc: guard set
+  if (!Maps) {
+    if (Fd >= 0)
+      close(Fd);
     return dwfl_linux_proc_report(State.Session, getpid());
+  }
   int Err = dwfl_linux_proc_maps_report(State.Session, Maps);
   fclose(Maps);
   return Err;
