@@ -29,7 +29,7 @@ uint32_t *BlockTable::newLeaf(uint64_t Addr) {
 }
 
 bool BlockTable::insertSlow(uint64_t Addr, uint32_t Id, uint32_t *S) {
-  if (S && *S != 0 && (*S & 1) == tagOf(Addr)) {
+  if (holds(S, Addr)) {
     // Addr recorded again: its older record moves to the hash, where it
     // comes before any still older one.
     if (!Others.insert(Addr, *S >> 1))

@@ -59,7 +59,7 @@ public:
   /// there is none.
   __attribute__((always_inline)) bool remove(uint64_t Addr, uint32_t &Id) {
     uint32_t *S = lookupSlot(Addr);
-    if (__builtin_expect(S && *S != 0 && (*S & 1) == tagOf(Addr), 1)) {
+    if (__builtin_expect(holds(S, Addr), 1)) {
       Id = *S >> 1;
       *S = 0;
       --DirectLive;
@@ -73,7 +73,7 @@ public:
   /// Looks the most recent record of Addr up without removing it.
   bool find(uint64_t Addr, uint32_t &Id) const {
     const uint32_t *S = lookupSlot(Addr);
-    if (S && *S != 0 && (*S & 1) == tagOf(Addr)) {
+    if (holds(S, Addr)) {
       Id = *S >> 1;
       return true;
     }
@@ -94,6 +94,10 @@ public:
 private:
   static uint32_t tagOf(uint64_t Addr) { return uint32_t(Addr >> 4) & 1; }
   static bool fits(uint32_t Id) { return Id != 0 && Id < (1u << 31); }
+  /// Whether slot S (or null) holds a record of Addr.
+  static bool holds(const uint32_t *S, uint64_t Addr) {
+    return S && *S != 0 && (*S & 1) == tagOf(Addr);
+  }
   static bool direct(uint64_t Addr) {
     return (Addr & 15) == 0 && (Addr >> AddressBits) == 0;
   }
