@@ -13,6 +13,7 @@
 #define MASSIF_NATIVE_ARENA_H
 
 #include "Base.h"
+#include "Memory.h"
 
 namespace massif {
 namespace native {
@@ -34,6 +35,38 @@ char *arenaStrdup(const char *S, size_t MaxB = (size_t)-1);
 
 /// The arena as the model's Allocator.
 const Allocator &arenaAllocator();
+
+/// A growable array in arena memory, for the runtime's own lists.
+template <typename T> struct ArenaVector {
+  T *Items = nullptr;
+  size_t Count = 0, Cap = 0;
+
+  /// False when memory is exhausted (nothing appended).
+  bool push(const T &V) {
+    if (Count == Cap &&
+        !growArray(arenaAllocator(), Items, Count, Cap, Cap ? 2 * Cap : 64))
+      return false;
+    Items[Count++] = V;
+    return true;
+  }
+  void release() {
+    freeArray(arenaAllocator(), Items, Cap);
+    *this = ArenaVector();
+  }
+  /// The first index whose item is not Before the sought one (the items
+  /// being sorted so that those that are come first).
+  template <typename Fn> size_t partition(Fn Before) const {
+    size_t L = 0, H = Count;
+    while (L < H) {
+      size_t M = (L + H) / 2;
+      if (Before(Items[M]))
+        L = M + 1;
+      else
+        H = M;
+    }
+    return L;
+  }
+};
 
 /// Bytes currently mapped by the arena (for tests and diagnostics).
 size_t arenaMappedBytes();

@@ -16,7 +16,6 @@
 
 #include "Arena.h"
 #include "DwarfScan.h"
-#include "Memory.h"
 #include "SectionReader.h"
 #include "Sort.h"
 
@@ -42,39 +41,8 @@ constexpr uint64_t roundUp(uint64_t V, uint64_t To) {
   return (V + To - 1) / To * To;
 }
 
-/// A growable array in arena memory.
-template <typename T> struct Vec {
-  T *Items = nullptr;
-  size_t Count = 0, Cap = 0;
-
-  bool push(const T &V) {
-    if (Count == Cap &&
-        !growArray(arenaAllocator(), Items, Count, Cap, Cap ? 2 * Cap : 64))
-      return false;
-    Items[Count++] = V;
-    return true;
-  }
-  void release() {
-    freeArray(arenaAllocator(), Items, Cap);
-    *this = Vec();
-  }
-  /// The first index whose item is not Before the sought one (the items
-  /// being sorted so that those that are come first).
-  template <typename Fn> size_t partition(Fn Before) const {
-    size_t L = 0, H = Count;
-    while (L < H) {
-      size_t M = (L + H) / 2;
-      if (Before(Items[M]))
-        L = M + 1;
-      else
-        H = M;
-    }
-    return L;
-  }
-};
-
 /// Sorts offsets and drops repeats.
-void sortUnique(Vec<uint64_t> &V) {
+void sortUnique(ArenaVector<uint64_t> &V) {
   heapSort(V.Items, V.Count, [](uint64_t L, uint64_t R) { return L < R; });
   size_t N = 0;
   for (size_t I = 0; I < V.Count; ++I)
@@ -91,7 +59,7 @@ struct Section {
   bool Present;
   SectionReader Reader;
   uint64_t ImageOff; ///< where its region starts in the image
-  Vec<Interval> Filled; ///< sorted, disjoint, not touching
+  ArenaVector<Interval> Filled; ///< sorted, disjoint, not touching
 
   /// The first filled interval that ends at or after Lo.
   size_t firstEndingFrom(uint64_t Lo) const {
@@ -127,7 +95,7 @@ struct Unit {
 
 /// Offsets a unit refers to, gathered by the scan, per section.
 struct Refs {
-  Vec<uint64_t> Of[4]; // by RefKind
+  ArenaVector<uint64_t> Of[4]; // by RefKind
   void release() {
     for (auto &V : Of)
       V.release();
@@ -149,7 +117,7 @@ struct massif::native::DebugImage {
   uint64_t LoadVaddr = 0;
   Section Secs[NumSecs] = {};
   ReadBuffers Bufs = {}; ///< shared by the sections' readers
-  Vec<Unit> Units; ///< sorted by Orig
+  ArenaVector<Unit> Units; ///< sorted by Orig
   bool ArangesRead = false, Failed = false;
   Elf *E = nullptr;
   Dwarf *Dw = nullptr;
@@ -204,7 +172,7 @@ int64_t DebugImage::fillSized(SecId S, uint64_t Off, SizeFn SizeOf) {
 /// Fills what a unit's DIEs and line program refer to.
 bool DebugImage::loadRefs(const UnitHeader &H, Refs &R) {
   RefSink Sink{addRef, &R};
-  Vec<uint64_t> &Lines = R.Of[int(RefKind::Line)];
+  ArenaVector<uint64_t> &Lines = R.Of[int(RefKind::Line)];
   sortUnique(Lines);
   for (size_t I = 0; I < Lines.Count; ++I) {
     uint64_t Off = Lines.Items[I];
@@ -212,7 +180,7 @@ bool DebugImage::loadRefs(const UnitHeader &H, Refs &R) {
     if (Size < 0 || scanLineHeader(region(Line) + Off, size_t(Size), Sink) < 0)
       return false;
   }
-  Vec<uint64_t> &Lists = R.Of[int(RefKind::Ranges)];
+  ArenaVector<uint64_t> &Lists = R.Of[int(RefKind::Ranges)];
   sortUnique(Lists);
   SecId ListSec = H.Version >= 5 ? Rnglists : Ranges;
   for (size_t I = 0; I < Lists.Count; ++I)
@@ -223,7 +191,7 @@ bool DebugImage::loadRefs(const UnitHeader &H, Refs &R) {
   const SecId StrSecs[2] = {Str, LineStr};
   const RefKind StrKinds[2] = {RefKind::Str, RefKind::LineStr};
   for (int K = 0; K < 2; ++K) {
-    Vec<uint64_t> &Strs = R.Of[int(StrKinds[K])];
+    ArenaVector<uint64_t> &Strs = R.Of[int(StrKinds[K])];
     sortUnique(Strs);
     for (size_t I = 0; I < Strs.Count; ++I)
       if (fillSized(StrSecs[K], Strs.Items[I], stringSize) < 0)
@@ -504,7 +472,7 @@ UnitLookup native::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
   if (!unitCovering(Img->region(Aranges), Ar.Reader.sizeB(), Addr, Orig))
     return UnitLookup::None;
   // The loaded units are sorted by their offset in the file.
-  Vec<Unit> &Us = Img->Units;
+  ArenaVector<Unit> &Us = Img->Units;
   size_t L = Us.partition([&](const Unit &U) { return U.Orig < Orig; });
   if (L == Us.Count || Us.Items[L].Orig != Orig) {
     Unit U;

@@ -10,7 +10,6 @@
 
 #include <dwarf.h>
 #include <stdlib.h>
-#include <string.h>
 
 using namespace massif;
 using namespace massif::native;
@@ -23,27 +22,7 @@ struct Range {
   Dwarf_Off Die;
 };
 
-/// A growable array of ranges in arena memory.
-struct RangeList {
-  Range *Items = nullptr;
-  uint32_t Count = 0, Cap = 0;
-
-  bool push(const Range &R) {
-    if (Count == Cap) {
-      uint32_t NewCap = Cap ? Cap * 2 : 64;
-      Range *Bigger = (Range *)arenaAllocate(NewCap * sizeof(Range));
-      if (!Bigger)
-        return false;
-      if (Items)
-        memcpy(Bigger, Items, Count * sizeof(Range));
-      arenaDeallocate(Items, Cap * sizeof(Range));
-      Items = Bigger;
-      Cap = NewCap;
-    }
-    Items[Count++] = R;
-    return true;
-  }
-};
+using RangeList = ArenaVector<Range>;
 
 int compareRanges(const void *A, const void *B) {
   const Range &X = *(const Range *)A, &Y = *(const Range *)B;
@@ -62,15 +41,8 @@ void pushRanges(Dwarf_Die *Die, RangeList &Out) {
 /// may nest (a unit's whole span around the pieces of another), so a few
 /// earlier starts are tried too.
 bool lookup(const RangeList &L, Dwarf_Addr A, Dwarf_Off &Die) {
-  uint32_t Lo = 0, Hi = L.Count;
-  while (Lo < Hi) {
-    uint32_t Mid = (Lo + Hi) / 2;
-    if (L.Items[Mid].Lo <= A)
-      Lo = Mid + 1;
-    else
-      Hi = Mid;
-  }
-  for (uint32_t I = Lo, Seen = 0; I-- > 0 && Seen < 64; ++Seen)
+  size_t After = L.partition([&](const Range &R) { return R.Lo <= A; });
+  for (size_t I = After, Seen = 0; I-- > 0 && Seen < 64; ++Seen)
     if (A < L.Items[I].Hi) {
       Die = L.Items[I].Die;
       return true;
@@ -129,12 +101,9 @@ DebugIndex *native::buildDebugIndex(Dwarf *Dw) {
 void native::freeDebugIndex(DebugIndex *Index) {
   if (!Index)
     return;
-  auto freeList = [](RangeList &L) {
-    arenaDeallocate(L.Items, L.Cap * sizeof(Range));
-  };
-  freeList(Index->Units);
+  Index->Units.release();
   for (uint32_t I = 0; I < Index->TableCap; ++I)
-    freeList(Index->Table[I].Functions);
+    Index->Table[I].Functions.release();
   arenaDeallocate(Index->Table, Index->TableCap * sizeof(UnitFunctions));
   arenaDeallocate(Index, sizeof(DebugIndex));
 }
