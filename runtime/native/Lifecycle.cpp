@@ -183,6 +183,22 @@ Clock chooseClock(Options &O) {
   return Clock{nowMs, nullptr};
 }
 
+/// The frames a capture keeps. Massif unwinds --depth + 50 frames, strips
+/// the alloc-fns at the top and keeps --depth of the rest; its tree merges
+/// entries that differ only below that, so frames past the alloc-fns plus
+/// --depth never show. Without --alloc-fn, the frames stripped are the
+/// default list's: the runtime's own entry points, whose frame a capture
+/// drops, and rarely a library's own operator new or calloc on the way to
+/// malloc, which a few frames of margin cover. --ignore-fn may look past
+/// unnamed frames for a name, so with it Massif's count is kept.
+uint32_t captureMax(const Options &O) {
+  constexpr uint64_t DefaultFnsMargin = 8, MassifMargin = 50;
+  bool Named = O.AllocFns.Count != 0 || O.IgnoreFns.Count != 0;
+  uint64_t Frames =
+      (uint64_t)O.Depth + (Named ? MassifMargin : DefaultFnsMargin);
+  return Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
+}
+
 /// Sets up everything; returns the state to enter.
 RuntimeState initialise() {
   const Allocator &A = arenaAllocator();
@@ -204,12 +220,10 @@ RuntimeState initialise() {
   if (!Prof->init(*O, A, *Depot, processSymbolizer(), C))
     return StateDisabled;
 
-  uint64_t Frames = (uint64_t)O->Depth + 50;
   TheModel.Opts = O;
   TheModel.Depot = Depot;
   TheModel.Prof = Prof;
-  TheModel.CaptureMax =
-      Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
+  TheModel.CaptureMax = captureMax(*O);
   TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
   // Stacks may end at main when Massif cuts there: main is named (a
   // stripped program's stacks go on to the frames below main) and is no

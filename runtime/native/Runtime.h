@@ -81,7 +81,7 @@ struct Model {
   Options *Opts;
   StackDepot *Depot;
   Profile *Prof;
-  uint32_t CaptureMax; ///< frames to capture: --depth + 50, capped
+  uint32_t CaptureMax; ///< frames to capture (Lifecycle.cpp, captureMax)
   uint64_t MallocAlignB; ///< --alignment, the alignment of plain malloc
   /// Stacks end at main's frame: Massif cuts below main, unless main is
   /// an --alloc-fn (then one frame below it is kept).

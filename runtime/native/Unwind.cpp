@@ -333,6 +333,7 @@ struct TailMemo {
   uintptr_t Ip, Sp, Bp;
   uintptr_t Stop; // UnwindStart::StopFrame, which decides where it ended
   bool Valid;
+  bool Cut; // the walk stopped at Max frames, not at the end of the stack
   uint32_t Generation;
   uint32_t NumFrames, NumPairs, NumSingles;
   StackIdMemo Ids; // for captureStackId
@@ -414,8 +415,9 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   TailMemo &T =
       TheTails[((R.Ip ^ (R.Sp << 7)) * 0x9E3779B97F4A7C15ull) >> 62];
   if (T.Valid && T.Ip == R.Ip && T.Sp == R.Sp && T.Bp == R.Bp &&
-      T.Stop == Start.StopFrame && N + T.NumFrames <= Max && T.Generation == ruleGeneration() &&
-      sameTail(T)) {
+      T.Stop == Start.StopFrame &&
+      (T.Cut ? N + T.NumFrames == Max : N + T.NumFrames <= Max) &&
+      T.Generation == ruleGeneration() && sameTail(T)) {
     Res.Memo = &T;
     Res.Hit = true;
     const StackIdMemo &Ids = T.Ids;
@@ -483,9 +485,10 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
     Bp = R.Bp;
   }
   Res.N = N;
-  // A walk cut by Max says nothing of what lies beyond.
-  if (N < Max && !Singles.Overflow && !Pairs.Overflow &&
-      N - First <= TailMaxFrames) {
+  // A walk cut by Max says nothing of what lies beyond: it is replayed only
+  // when it would be cut at the same frame again.
+  if (!Singles.Overflow && !Pairs.Overflow && N - First <= TailMaxFrames) {
+    T.Cut = N == Max;
     T.Ip = Key.Ip;
     T.Sp = Key.Sp;
     T.Bp = Key.Bp;

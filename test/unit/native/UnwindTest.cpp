@@ -207,9 +207,36 @@ TEST(UnwindTest, ACaptureRepeatedFromTheSameStateSeesStackChanges) {
   S.Words[7] = codeAddress(5);
   ASSERT_EQ(captureStack(Start, Out, 8), 3u);
   EXPECT_EQ(Out[2], codeAddress(5) - 1);
-  // A capture cut by Max is not replayed for a larger Max.
+  // A capture cut by Max is replayed for the same Max only.
   ASSERT_EQ(captureStack(Start, Out, 2), 2u);
+  EXPECT_EQ(captureStack(Start, Out, 2), 2u);
   EXPECT_EQ(captureStack(Start, Out, 8), 3u);
+}
+
+TEST(UnwindTest, ACaptureCutByMaxIsReplayedOnlyWhereItWouldBeCutAgain) {
+  // Two captures reach the same frame record, one in one frame and one in
+  // two (through a resume frame): the first must not reuse the second's
+  // walk, which Max stopped a frame earlier than its own.
+  FakeStack S;
+  S.Words[1] = codeAddress(1);
+  S.Words[2] = S.at(2); // the record both captures continue from
+  S.Words[3] = codeAddress(2);
+  for (int I = 2; I < 6; ++I) {
+    S.Words[2 * I] = S.at(I + 1);
+    S.Words[2 * I + 1] = codeAddress(I + 1);
+  }
+  S.Words[12] = 0;
+  S.Words[13] = codeAddress(7);
+  UnwindStart ViaResume = {(const void *)S.at(0), (const void *)S.at(1),
+                           S.at(0), S.hi()};
+  UnwindStart Direct = {(const void *)S.at(1), nullptr, S.at(0), S.hi()};
+  uint64_t Out[8];
+  ASSERT_EQ(captureStack(ViaResume, Out, 4), 4u);
+  ASSERT_EQ(captureStack(Direct, Out, 4), 4u);
+  for (uint32_t K = 0; K < 4; ++K)
+    EXPECT_EQ(Out[K], codeAddress(int(K) + 2) - 1) << "frame " << K;
+  EXPECT_EQ(captureStack(ViaResume, Out, 4), 4u);
+  EXPECT_EQ(Out[3], codeAddress(4) - 1);
 }
 
 /// What capturing from frame record Entry of a fake stack must give: the
