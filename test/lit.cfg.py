@@ -15,6 +15,11 @@ config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.excludes = ["Inputs", "corpus", "corpus-src", "vg-programs", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.massif_test_exec_root
+# A run against another LLVM (ctest's lit-llvm<N>, beside the main run)
+# writes its outputs apart: tests clear their own output directories.
+if lit_config.params.get("massif_llvm"):
+    config.test_exec_root = os.path.join(
+        config.massif_test_exec_root, "llvm" + lit_config.params["massif_llvm"])
 
 bin_dir = os.path.join(config.massif_obj_root, "bin")
 lib_dir = os.path.join(config.massif_obj_root, "lib")
