@@ -37,12 +37,14 @@
 // What counts as an instruction: every IR instruction of the block as the
 // optimiser left it, except those that generate no code (PHIs, debug and
 // pseudo-probe intrinsics, lifetime markers). The counter's own instructions
-// do not count. A block adds its whole count when it starts, so an
-// allocation in the middle of a block sees the instructions after it too.
+// do not count.
 //
-// Straight-line chains. A block whose only predecessor ends in an
-// unconditional branch to it runs exactly when that predecessor runs. Its
-// count is added by the head of the chain, so a chain costs one add.
+// Regions. A block that always runs once each time another runs (the
+// other dominates it, it post-dominates the other, and they share their
+// innermost loop) has its count added by that other block: a chain, the
+// join after a branch, the code after a loop cost one add. A region adds
+// its whole count when it starts, so an allocation in the middle of one
+// sees the instructions after it too (findCountOwners).
 //
 // Frame. The pass forces frame pointers, so every function also runs a
 // push and a move at entry and a pop before each return that the IR does
@@ -65,13 +67,16 @@
 #include "massif/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -114,56 +119,51 @@ uint64_t countInstructions(const BasicBlock &BB) {
   return N;
 }
 
-/// The block that always runs just before \p BB and only leads to it, or
-/// null.
-BasicBlock *chainPredecessor(BasicBlock &BB) {
-  BasicBlock *Pred = BB.getSinglePredecessor();
-  if (!Pred || Pred == &BB)
-    return nullptr;
-  auto *Br = dyn_cast<BranchInst>(Pred->getTerminator());
-  return Br && Br->isUnconditional() ? Pred : nullptr;
+/// Whether \p BB can hold the increment of a region (a catchswitch block
+/// has no room for code).
+bool canHoldIncrement(BasicBlock &BB) {
+  return BB.getFirstInsertionPt() != BB.end();
 }
 
-/// For each block of \p F, the block that adds its count: the head of its
-/// straight-line chain. A cycle of chain links can only be unreachable
-/// code, and each of its blocks is its own head.
-DenseMap<BasicBlock *, BasicBlock *> findChainHeads(Function &F) {
-  DenseMap<BasicBlock *, BasicBlock *> HeadOf;
+/// For each block of \p F, the block that adds its count: the first block
+/// of its control-equivalence region. Block A owns block B when A
+/// dominates B, B post-dominates A and both lie in the same innermost
+/// loop: then B runs once every time A runs (a cycle holding one and not
+/// the other would be a loop holding one and not the other), so A can add
+/// B's count when it starts, as a block adds its own instructions before
+/// they run. Straight-line chains, the code after an if/else or after a
+/// loop, and a loop body's unconditional code thus cost one add. With
+/// irreducible cycles, which loops do not describe, each block owns itself.
+DenseMap<BasicBlock *, BasicBlock *> findCountOwners(Function &F) {
+  DenseMap<BasicBlock *, BasicBlock *> OwnerOf;
+  for (BasicBlock &BB : F)
+    OwnerOf[&BB] = &BB;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
+    return OwnerOf;
+  PostDominatorTree PDT(F);
   for (BasicBlock &BB : F) {
-    if (HeadOf.count(&BB))
+    DomTreeNode *Node = DT.getNode(&BB);
+    if (!Node) // unreachable
       continue;
-    SmallVector<BasicBlock *, 8> Path;
-    SmallPtrSet<BasicBlock *, 8> OnPath;
-    BasicBlock *Cur = &BB;
-    BasicBlock *Head = nullptr;
-    while (true) {
-      auto Known = HeadOf.find(Cur);
-      if (Known != HeadOf.end()) {
-        Head = Known->second;
+    const Loop *L = LI.getLoopFor(&BB);
+    // Up the dominators, past the loops nested in BB's, until the walk
+    // leaves BB's loop (at its header, which dominates the rest of it).
+    for (DomTreeNode *Up = Node->getIDom(); Up; Up = Up->getIDom()) {
+      BasicBlock *A = Up->getBlock();
+      if (L && !L->contains(A))
         break;
-      }
-      if (!OnPath.insert(Cur).second) {
-        // A cycle: no block of the path has a chain head.
-        for (BasicBlock *B : Path)
-          HeadOf[B] = B;
-        Path.clear();
-        break;
-      }
-      Path.push_back(Cur);
-      BasicBlock *Pred = chainPredecessor(*Cur);
-      if (!Pred) {
-        Head = Cur;
-        break;
-      }
-      Cur = Pred;
+      if (LI.getLoopFor(A) == L && PDT.dominates(&BB, A) &&
+          canHoldIncrement(*A))
+        OwnerOf[&BB] = A;
     }
-    for (BasicBlock *B : Path)
-      HeadOf[B] = Head;
   }
-  return HeadOf;
+  return OwnerOf;
 }
 
-/// Where a chain head's increment goes: after PHIs and EH pads, and in the
+/// Where a region owner's increment goes: after PHIs and EH pads, and in the
 /// entry block where all entry code goes (entryCodePoint).
 BasicBlock::iterator insertionPoint(BasicBlock &BB) {
   if (BB.isEntryBlock())
@@ -391,10 +391,10 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         !Filter.allows(F))
       continue;
-    DenseMap<BasicBlock *, BasicBlock *> HeadOf = findChainHeads(F);
+    DenseMap<BasicBlock *, BasicBlock *> OwnerOf = findCountOwners(F);
     DenseMap<BasicBlock *, uint64_t> Totals;
     for (BasicBlock &BB : F)
-      Totals[HeadOf[&BB]] += countInstructions(BB);
+      Totals[OwnerOf[&BB]] += countInstructions(BB);
     // In function order, so the output is deterministic.
     IncrementList Increments;
     for (BasicBlock &BB : F) {

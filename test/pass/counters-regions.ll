@@ -1,8 +1,12 @@
-; A block whose only predecessor ends in an unconditional branch to it runs
-; exactly when that predecessor does: its count is added, once, by the head
-; of the chain. Blocks with several predecessors, loop headers, successors of
-; conditional branches, switches and invokes keep their own increment.
-; (optnone functions: each block updates the counter itself.)
+; A block's count is added by the first block of its region: the block
+; that dominates it, that it post-dominates, and that lies in the same
+; innermost loop. Such a block runs exactly as often as its region's
+; first block, so one increment serves the region: a straight-line chain,
+; the join after an if/else or a switch, the code after a loop, a loop
+; body's unconditional code. The arms of a branch, a loop's body against
+; the code around the loop, an invoke's destinations and the blocks of an
+; irreducible cycle keep their own increments. (optnone functions: each
+; region updates the counter itself.)
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s | %FileCheck %s
 
@@ -32,17 +36,17 @@ c:
   ret i32 %y
 }
 
-; The loop header has two predecessors; the exit block hangs off a
-; conditional branch; the tail block is chained to the exit block.
+; The loop body counts for itself; the exit and the tail after it run once
+; with the entry, which adds 3 + 2 + 2.
 define void @loop(i32 %n) #0 {
 ; CHECK-LABEL: define void @loop(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         add i64 {{%.*}}, 7
 ; CHECK:       header:
 ; CHECK-NEXT:    %i = phi
 ; CHECK:         add i64 {{%.*}}, 4
 ; CHECK:       exit:
-; CHECK:         add i64 {{%.*}}, 4
+; CHECK-NOT:     add i64
 ; CHECK:       tail:
 ; CHECK-NOT:     add i64
 ; CHECK:         ret void
@@ -61,27 +65,82 @@ tail:
   ret void
 }
 
-; A block reached only from a switch, even twice, keeps its own increment.
+; In an outer loop's body, the block after the inner loop belongs to the
+; outer header's region, not to the entry's or the inner loop's. The
+; conditional arm (skip) counts for itself; the latch after the if-then
+; joins the outer header's region too (1 + 2 + 2), and the return after
+; the loops the entry's (3 + 2).
+define void @nested(i32 %n, i1 %c) #0 {
+; CHECK-LABEL: define void @nested(
+; CHECK-NEXT:  entry:
+; CHECK:         add i64 {{%.*}}, 5
+; CHECK:       outer:
+; CHECK-NEXT:    %i = phi
+; CHECK:         add i64 {{%.*}}, 5
+; CHECK:       inner:
+; CHECK-NEXT:    %j = phi
+; CHECK:         add i64 {{%.*}}, 4
+; CHECK:       after_inner:
+; CHECK-NOT:     add i64
+; CHECK:       skip:
+; CHECK:         add i64 {{%.*}}, 2
+; CHECK:       latch:
+; CHECK-NOT:     add i64
+; CHECK:       done:
+; CHECK-NOT:     add i64
+; CHECK:         ret void
+entry:
+  br label %outer
+outer:
+  %i = phi i32 [ 0, %entry ], [ %i2, %latch ]
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %outer ], [ %j2, %inner ]
+  call void @f()
+  %j2 = add i32 %j, 1
+  %dj = icmp slt i32 %j2, %n
+  br i1 %dj, label %inner, label %after_inner
+after_inner:
+  %i2 = add i32 %i, 1
+  br i1 %c, label %skip, label %latch
+skip:
+  call void @f()
+  br label %latch
+latch:
+  %di = icmp slt i32 %i2, %n
+  br i1 %di, label %outer, label %done
+done:
+  ret void
+}
+
+; Blocks reached from a switch keep their own increments (one: 2, other:
+; 1); the return they all reach is the entry's (3 + 2).
 define void @switch(i32 %v) #0 {
 ; CHECK-LABEL: define void @switch(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         add i64 {{%.*}}, 5
 ; CHECK:       one:
-; CHECK:         add i64 {{%.*}}, 3
-; CHECK:       other:
 ; CHECK:         add i64 {{%.*}}, 2
+; CHECK:       other:
+; CHECK:         add i64 {{%.*}}, 1
+; CHECK:       end:
+; CHECK-NOT:     add i64
+; CHECK:         ret void
 entry:
   switch i32 %v, label %other [ i32 1, label %one
                                 i32 2, label %one ]
 one:
   call void @f()
-  ret void
+  br label %end
 other:
+  br label %end
+end:
   ret void
 }
 
-; An invoke's normal destination is not chained to it: the unwind edge may
-; be taken instead. The landing pad's increment goes after the landingpad.
+; An invoke's normal destination does not run whenever the invoke does:
+; the unwind edge may be taken instead. The landing pad's increment goes
+; after the landingpad.
 define void @invoke() #0 personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @invoke(
 ; CHECK-NEXT:  entry:
@@ -106,8 +165,33 @@ lpad:
   resume { ptr, i32 } %lp
 }
 
-; Unreachable blocks that branch to each other in a cycle are chain links
-; with no head: each counts for itself (and the pass terminates).
+; A cycle with two entries (a and b) is no loop: b post-dominates the
+; entry, which dominates it, yet runs many times for each time the entry
+; runs. In a function with such a cycle each block counts for itself.
+define void @irreducible(i1 %c, i1 %d) #0 {
+; CHECK-LABEL: define void @irreducible(
+; CHECK-NEXT:  entry:
+; CHECK:         add i64 {{%.*}}, 3
+; CHECK:       a:
+; CHECK:         add i64 {{%.*}}, 2
+; CHECK:       b:
+; CHECK:         add i64 {{%.*}}, 2
+; CHECK:       out:
+; CHECK:         add i64 {{%.*}}, 2
+entry:
+  br i1 %c, label %a, label %b
+a:
+  call void @f()
+  br label %b
+b:
+  call void @f()
+  br i1 %d, label %a, label %out
+out:
+  ret void
+}
+
+; Unreachable blocks that branch to each other in a cycle have no
+; dominators: each counts for itself (and the pass terminates).
 define void @unreachable_cycle() #0 {
 ; CHECK-LABEL: define void @unreachable_cycle(
 ; CHECK-NEXT:  entry:
