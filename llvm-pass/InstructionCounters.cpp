@@ -72,6 +72,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Analysis/CFG.h"
@@ -84,6 +85,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#if LLVM_VERSION_MAJOR >= 16
+#include "llvm/TargetParser/Triple.h"
+#else
+#include "llvm/ADT/Triple.h"
+#endif
 
 #include <algorithm>
 #include <iterator>
@@ -363,12 +369,34 @@ public:
 
 private:
   void addToCounter(IRBuilder<> &B, Value *N) {
+    if (InlineAsm *Add = localExecAdd()) {
+      B.CreateCall(Add, {N});
+      return;
+    }
     Value *Addr = massif::compat::threadLocalAddress(B, Counter);
     LoadInst *Old = B.CreateAlignedLoad(I64, Addr, CounterAlign);
     StoreInst *New =
         B.CreateAlignedStore(B.CreateAdd(Old, N), Addr, CounterAlign);
     Old->setMetadata(NoSanitizeKind, NoSanitize);
     New->setMetadata(NoSanitizeKind, NoSanitize);
+  }
+
+  /// On x86-64 with the counter at a fixed offset from %fs (local-exec:
+  /// an executable's own TLS), one `addq %reg, %fs:counter@tpoff`. The
+  /// load, add and store it replaces are four instructions wherever the
+  /// flush shares a block with an increment: the selector reassociates
+  /// old + (count + N) into (old + count) + N and no longer sees a
+  /// read-modify-write. Null elsewhere.
+  InlineAsm *localExecAdd() {
+    if (Counter->getThreadLocalMode() != GlobalValue::LocalExecTLSModel ||
+        Triple(F.getParent()->getTargetTriple()).getArch() != Triple::x86_64)
+      return nullptr;
+    std::string Asm =
+        ("addq $0, %fs:" + Counter->getName() + "@tpoff").str();
+    Type *Void = Type::getVoidTy(F.getContext());
+    return InlineAsm::get(FunctionType::get(Void, {I64}, false), Asm,
+                          "re,~{flags},~{dirflag},~{fpsr}",
+                          /*hasSideEffects=*/true);
   }
 
   Function &F;

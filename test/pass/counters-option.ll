@@ -21,8 +21,7 @@ define i32 @counted(i32 %a) {
 ; ON-LABEL:  define i32 @counted(
 ; ON:          [[N:%.*]] = add i64 0, 5
 ; ON-NEXT:     %x = add i32 %a, 1
-; ON:          add i64 {{%.*}}, [[N]]
-; ON-NEXT:     store
+; ON:          call void asm sideeffect "addq {{.*}}(i64 [[N]])
 ; ON-NEXT:     ret i32 %x
   %x = add i32 %a, 1
   ret i32 %x

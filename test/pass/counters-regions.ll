@@ -20,11 +20,11 @@ declare i32 @__gxx_personality_v0(...)
 define i32 @chain(i32 %a) #0 {
 ; CHECK-LABEL: define i32 @chain(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 8
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 8)
 ; CHECK:       b:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:       c:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:         ret i32
 entry:
   %x = add i32 %a, 1
@@ -41,14 +41,14 @@ c:
 define void @loop(i32 %n) #0 {
 ; CHECK-LABEL: define void @loop(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 7
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 7)
 ; CHECK:       header:
 ; CHECK-NEXT:    %i = phi
-; CHECK:         add i64 {{%.*}}, 4
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 4)
 ; CHECK:       exit:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:       tail:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:         ret void
 entry:
   br label %header
@@ -73,21 +73,21 @@ tail:
 define void @nested(i32 %n, i1 %c) #0 {
 ; CHECK-LABEL: define void @nested(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 5
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 5)
 ; CHECK:       outer:
 ; CHECK-NEXT:    %i = phi
-; CHECK:         add i64 {{%.*}}, 5
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 5)
 ; CHECK:       inner:
 ; CHECK-NEXT:    %j = phi
-; CHECK:         add i64 {{%.*}}, 4
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 4)
 ; CHECK:       after_inner:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:       skip:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK:       latch:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:       done:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:         ret void
 entry:
   br label %outer
@@ -118,13 +118,13 @@ done:
 define void @switch(i32 %v) #0 {
 ; CHECK-LABEL: define void @switch(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 5
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 5)
 ; CHECK:       one:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK:       other:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 1)
 ; CHECK:       end:
-; CHECK-NOT:     add i64
+; CHECK-NOT:     call void asm
 ; CHECK:         ret void
 entry:
   switch i32 %v, label %other [ i32 1, label %one
@@ -144,17 +144,15 @@ end:
 define void @invoke() #0 personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @invoke(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 3)
 ; CHECK:         invoke void @f()
 ; CHECK:       ok:
-; CHECK:         add i64 {{%.*}}, 2
-; CHECK-NEXT:    store
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK-NEXT:    ret void
 ; CHECK:       lpad:
 ; CHECK-NEXT:    landingpad
 ; CHECK-NEXT:      cleanup
-; CHECK:         add i64 {{%.*}}, 2
-; CHECK-NEXT:    store
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK-NEXT:    resume
 entry:
   invoke void @f() to label %ok unwind label %lpad
@@ -171,13 +169,13 @@ lpad:
 define void @irreducible(i1 %c, i1 %d) #0 {
 ; CHECK-LABEL: define void @irreducible(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 3
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 3)
 ; CHECK:       a:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK:       b:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK:       out:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 entry:
   br i1 %c, label %a, label %b
 a:
@@ -195,11 +193,11 @@ out:
 define void @unreachable_cycle() #0 {
 ; CHECK-LABEL: define void @unreachable_cycle(
 ; CHECK-NEXT:  entry:
-; CHECK:         add i64 {{%.*}}, 4
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 4)
 ; CHECK:       a:
-; CHECK:         add i64 {{%.*}}, 2
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 2)
 ; CHECK:       b:
-; CHECK:         add i64 {{%.*}}, 1
+; CHECK:         call void asm sideeffect "addq {{.*}}(i64 1)
 entry:
   ret void
 a:

@@ -24,7 +24,7 @@ define void @roundtrip() {
 ; CHECK-SAME:    #[[ATTRS:[0-9]+]] {
 ; COUNTED-LABEL: define void @roundtrip()
 ; COUNTED:         [[N:%.*]] = add i64 0, 6
-; COUNTED:         add i64 {{%.*}}, [[N]]
+; COUNTED:         call void asm sideeffect "addq {{.*}}(i64 [[N]])
 ; COUNTED-NOT:     add i64
 ; COUNTED:         ret void
 ; CHECK-NEXT:    [[P:%.*]] = call ptr @__massif_Znwm(i64 8)

@@ -31,7 +31,7 @@ define i32 @probed(i32 %a) {
 ; ON-LABEL: define i32 @probed(
 ; ON:         call preserve_allcc void @__massif_stack_enter(
 ; ON:         [[N:%.*]] = add i64 0, 6
-; ON:         add i64 {{%.*}}, [[N]]
+; ON:         call void asm sideeffect "addq {{.*}}(i64 [[N]])
 ; ON-NOT:     add i64
 ; ON:         call preserve_allcc void @__massif_stack_leave(
 ; ON-NEXT:    br label
