@@ -26,6 +26,7 @@
 
 #include "FrameRules.h"
 #include "Modules.h"
+#include "UnwindMemo.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -81,12 +82,6 @@ bool onAltStack(const UnwindStart &Start, UnwindStart &Alt) {
   return onStack(Alt, Start.EntryFrame);
 }
 
-/// The registers that find the caller of the frame last stored.
-struct Regs {
-  uintptr_t Ip, Sp, Bp;
-  bool Exact; ///< Ip is an interrupted instruction, not a return address
-};
-
 /// Stack words the walk read, to check later that the stack still holds
 /// them. The arrays belong to a memo.
 struct ReadLog {
@@ -117,10 +112,6 @@ bool unchanged(const uintptr_t *Addr, const uintptr_t *Value, uint32_t Count,
   }
   return Same;
 }
-
-/// Two adjacent stack words: a frame's saved frame pointer and return
-/// address, compared in one 16-byte load.
-typedef uint64_t WordPair __attribute__((vector_size(16)));
 
 /// The frame records the frame-pointer walk read: Value[I] is the pair at
 /// Addr[I]. The arrays belong to a memo.
@@ -210,35 +201,6 @@ bool stepRule(const Regs &R, const Bounds &B, Regs &Out, uint64_t *Patch) {
 /// and clone; loops calling into a library repeat their runs too. Four
 /// sets of two, chosen by the starting address, so that a library's run and
 /// the run below main do not evict each other.
-constexpr uint32_t MaxMemoFrames = 16, MaxMemoReads = 32;
-constexpr uint32_t NumMemoSets = 4, NumMemoWays = 2;
-struct RunMemo {
-  uintptr_t Ip, Sp, Bp;
-  bool Exact;
-  bool Valid;
-  bool Continues;      // the run ended in instrumented code, at Out
-  uint32_t Generation; // ruleGeneration() when recorded
-  uint32_t NumFrames;
-  uint64_t PatchPrev; // replaces the frame before the run, when non-zero
-  uint64_t Pcs[MaxMemoFrames];
-  Regs Out;
-  uint32_t NumReads;
-  uintptr_t ReadAddr[MaxMemoReads];
-  uintptr_t ReadValue[MaxMemoReads];
-};
-
-struct MemoSet {
-  RunMemo Ways[NumMemoWays];
-  uint32_t Next; // the way to replace next
-};
-
-__thread MemoSet TheMemos[NumMemoSets]
-    __attribute__((tls_model("initial-exec")));
-
-MemoSet &memoSetFor(uintptr_t Ip) {
-  return TheMemos[((Ip * 0x9E3779B97F4A7C15ull) >> 62) & (NumMemoSets - 1)];
-}
-
 bool replay(const RunMemo &M, Regs &R, const Bounds &B, uint64_t *Pcs,
             uint32_t &N, uint32_t Max) {
   if (!M.Valid || M.Ip != R.Ip || M.Sp != R.Sp || M.Bp != R.Bp ||
@@ -259,15 +221,16 @@ bool replay(const RunMemo &M, Regs &R, const Bounds &B, uint64_t *Pcs,
 
 /// Steps by .eh_frame rules from R (a frame outside instrumented code,
 /// already stored as Pcs[N - 1]) until the walk ends or reaches
-/// instrumented code. Returns whether the walk goes on (from R).
+/// instrumented code. Returns whether the walk goes on (from R). Memos
+/// come from Cache, if any.
 __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
                                        uint64_t *Pcs, uint32_t &N,
-                                       uint32_t Max) {
-  MemoSet &Set = memoSetFor(R.Ip);
-  for (RunMemo &Way : Set.Ways)
-    if (replay(Way, R, B, Pcs, N, Max))
-      return Way.Continues;
-  RunMemo &M = Set.Ways[Set.Next];
+                                       uint32_t Max, CaptureCache *Cache) {
+  MemoSet *Set = Cache ? &Cache->runsFor(R.Ip) : nullptr;
+  if (Set)
+    for (RunMemo &Way : Set->Ways)
+      if (replay(Way, R, B, Pcs, N, Max))
+        return Way.Continues;
   uint32_t Generation = ruleGeneration();
   uintptr_t Addr[MaxMemoReads], Value[MaxMemoReads];
   ReadLog Log = {Addr, Value, 0, MaxMemoReads, false};
@@ -292,7 +255,9 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
       break;
     }
   }
-  if ((Ended || Continues) && !Log.Overflow && N - First <= MaxMemoFrames) {
+  if (Set && (Ended || Continues) && !Log.Overflow &&
+      N - First <= MaxMemoFrames) {
+    RunMemo &M = Set->Ways[Set->Next];
     M.Valid = false;
     M.Ip = Start.Ip;
     M.Sp = Start.Sp;
@@ -311,7 +276,7 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
       M.ReadValue[I] = Value[I];
     }
     M.Valid = true;
-    Set.Next = (Set.Next + 1) % NumMemoWays;
+    Set->Next = (Set->Next + 1) % NumMemoWays;
   }
   return Continues;
 }
@@ -326,26 +291,7 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// parallel, a frame record (saved frame pointer and return address) in
 /// one 16-byte load; the walk loads each frame pointer from the one before.
 /// A loop allocating at one site, or a function called from one, hits
-/// every time.
-constexpr uint32_t TailMaxFrames = 64, TailMaxPairs = 64, TailMaxSingles = 64;
-constexpr uint32_t NumTailSlots = 4;
-struct TailMemo {
-  uintptr_t Ip, Sp, Bp;
-  uintptr_t Stop; // UnwindStart::StopFrame, which decides where it ended
-  bool Valid;
-  bool Cut; // the walk stopped at Max frames, not at the end of the stack
-  uint32_t Generation;
-  uint32_t NumFrames, NumPairs, NumSingles;
-  StackIdMemo Ids; // for captureStackId
-  uint64_t Pcs[TailMaxFrames];
-  WordPair PairValue[TailMaxPairs];
-  uintptr_t PairAddr[TailMaxPairs];
-  uintptr_t SingleAddr[TailMaxSingles];
-  uintptr_t SingleValue[TailMaxSingles];
-};
-
-__thread TailMemo TheTails[NumTailSlots]
-    __attribute__((tls_model("initial-exec")));
+/// every time (UnwindMemo.h: TailMemo).
 
 /// Whether the stack still holds every word T read (its addresses lie in
 /// the stack bounds, the same as when recorded).
@@ -412,30 +358,35 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
 
   // The rest of the stack as recorded from this state?
   uint32_t First = N;
-  TailMemo &T =
-      TheTails[((R.Ip ^ (R.Sp << 7)) * 0x9E3779B97F4A7C15ull) >> 62];
-  if (T.Valid && T.Ip == R.Ip && T.Sp == R.Sp && T.Bp == R.Bp &&
-      T.Stop == Start.StopFrame &&
-      (T.Cut ? N + T.NumFrames == Max : N + T.NumFrames <= Max) &&
-      T.Generation == ruleGeneration() && sameTail(T)) {
-    Res.Memo = &T;
+  CaptureCache *Cache = threadCaptureCache();
+  TailMemo *T = Cache ? &Cache->tailFor(R.Ip, R.Sp) : nullptr;
+  if (T && T->Valid && T->Ip == R.Ip && T->Sp == R.Sp && T->Bp == R.Bp &&
+      T->Stop == Start.StopFrame &&
+      (T->Cut ? N + T->NumFrames == Max : N + T->NumFrames <= Max) &&
+      T->Generation == ruleGeneration() && sameTail(*T)) {
+    Res.Memo = T;
     Res.Hit = true;
-    const StackIdMemo &Ids = T.Ids;
+    const StackIdMemo &Ids = T->Ids;
     if (IdOnly && Ids.Id && Ids.NumHead == N && Pcs[0] == Ids.Head[0] &&
         (N < 2 || Pcs[1] == Ids.Head[1])) {
       Res.Known = Ids.Id;
       return Res;
     }
-    for (uint32_t I = 0; I < T.NumFrames; ++I)
-      Pcs[N++] = T.Pcs[I];
+    for (uint32_t I = 0; I < T->NumFrames; ++I)
+      Pcs[N++] = T->Pcs[I];
     Res.N = N;
     return Res;
   }
   // Walk, recording what is read for the next capture from this state
-  // straight into the memo, which is valid again once the walk is done.
-  T.Valid = false;
-  ReadLog Singles = {T.SingleAddr, T.SingleValue, 0, TailMaxSingles, false};
-  PairLog Pairs = {T.PairAddr, T.PairValue, 0, TailMaxPairs, false};
+  // straight into the memo, which is valid again once the walk is done
+  // (without a memo, the logs take nothing and overflow).
+  ReadLog Singles = {nullptr, nullptr, 0, 0, false};
+  PairLog Pairs = {nullptr, nullptr, 0, 0, false};
+  if (T) {
+    T->Valid = false;
+    Singles = ReadLog{T->SingleAddr, T->SingleValue, 0, TailMaxSingles, false};
+    Pairs = PairLog{T->PairAddr, T->PairValue, 0, TailMaxPairs, false};
+  }
   B.TailLog = &Singles;
   Regs Key = R;
   uint32_t Generation = ruleGeneration();
@@ -476,7 +427,7 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
     // prologue, before the frame pointer is set up, so the run goes on).
     R = Regs{Ip, Sp, Bp, false};
     uint32_t Count = N; // N stays in a register
-    bool More = ruleRun(R, B, Pcs, Count, Max);
+    bool More = ruleRun(R, B, Pcs, Count, Max, Cache);
     N = Count;
     if (!More)
       break;
@@ -487,20 +438,21 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   Res.N = N;
   // A walk cut by Max says nothing of what lies beyond: it is replayed only
   // when it would be cut at the same frame again.
-  if (!Singles.Overflow && !Pairs.Overflow && N - First <= TailMaxFrames) {
-    T.Cut = N == Max;
-    T.Ip = Key.Ip;
-    T.Sp = Key.Sp;
-    T.Bp = Key.Bp;
-    T.Stop = Stop;
-    T.Generation = Generation;
-    T.NumFrames = N - First;
-    memcpy(T.Pcs, Pcs + First, T.NumFrames * sizeof(uint64_t));
-    T.NumPairs = Pairs.Count;
-    T.NumSingles = Singles.Count;
-    T.Ids.Id = 0;
-    T.Valid = true;
-    Res.Memo = &T;
+  if (T && !Singles.Overflow && !Pairs.Overflow &&
+      N - First <= TailMaxFrames) {
+    T->Cut = N == Max;
+    T->Ip = Key.Ip;
+    T->Sp = Key.Sp;
+    T->Bp = Key.Bp;
+    T->Stop = Stop;
+    T->Generation = Generation;
+    T->NumFrames = N - First;
+    memcpy(T->Pcs, Pcs + First, T->NumFrames * sizeof(uint64_t));
+    T->NumPairs = Pairs.Count;
+    T->NumSingles = Singles.Count;
+    T->Ids.Id = 0;
+    T->Valid = true;
+    Res.Memo = T;
   }
   return Res;
 }

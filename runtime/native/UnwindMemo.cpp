@@ -1,0 +1,71 @@
+//===- UnwindMemo.cpp - Each thread's memos, mapped on first use ----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// A thread's CaptureCache is mapped (zeroed: no memo valid) on its first
+// capture and unmapped by a thread-specific-data destructor when it exits.
+// Captures made after that, by later destructors that allocate, walk
+// without memos. The pages a thread's walks never touch cost nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UnwindMemo.h"
+
+#include "Arena.h"
+
+#include <pthread.h>
+
+using namespace massif;
+using namespace massif::native;
+
+__thread CaptureCache *native::TheCaptureCache
+    __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+__thread bool Released __attribute__((tls_model("initial-exec"))) = false;
+
+enum : uint32_t { KeyNone, KeyCreating, KeyReady, KeyFailed };
+uint32_t KeyState = KeyNone;
+pthread_key_t CacheKey;
+
+void release(void *P) {
+  TheCaptureCache = nullptr;
+  Released = true;
+  arenaDeallocate(P, sizeof(CaptureCache));
+}
+
+/// The key whose destructor releases a thread's cache, created once.
+bool keyReady() {
+  uint32_t S = __atomic_load_n(&KeyState, __ATOMIC_ACQUIRE);
+  if (S == KeyNone) {
+    uint32_t Expected = KeyNone;
+    if (__atomic_compare_exchange_n(&KeyState, &Expected, KeyCreating, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      S = pthread_key_create(&CacheKey, release) == 0 ? KeyReady : KeyFailed;
+      __atomic_store_n(&KeyState, S, __ATOMIC_RELEASE);
+    } else {
+      S = Expected;
+    }
+  }
+  // Another thread is creating it: this capture goes without memos.
+  return S == KeyReady;
+}
+
+} // namespace
+
+CaptureCache *native::mapCaptureCache() {
+  if (Released || !keyReady())
+    return nullptr;
+  // pthread_setspecific may allocate; the caller is inside the runtime,
+  // so that allocation is not recorded.
+  auto *C = (CaptureCache *)arenaAllocate(sizeof(CaptureCache));
+  if (!C)
+    return nullptr;
+  if (pthread_setspecific(CacheKey, C) != 0) {
+    arenaDeallocate(C, sizeof(CaptureCache));
+    return nullptr;
+  }
+  TheCaptureCache = C;
+  return C;
+}
