@@ -30,8 +30,12 @@ uint32_t KeyState = KeyNone;
 pthread_key_t CacheKey;
 
 void release(void *P) {
-  TheCaptureCache = nullptr;
+  // In this order, a signal handler that captures meanwhile either uses
+  // the cache still mapped or goes without one; it never maps another.
   Released = true;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  TheCaptureCache = nullptr;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   arenaDeallocate(P, sizeof(CaptureCache));
 }
 
