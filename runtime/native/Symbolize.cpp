@@ -30,6 +30,7 @@
 #include "Arena.h"
 #include "DebugImage.h"
 #include "DebugIndex.h"
+#include "LineIndex.h"
 #include "Modules.h"
 #include "SymbolTable.h"
 
@@ -196,15 +197,11 @@ const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
 /// compiler recorded directory "/proj" and name "src/a.c"). libdw hands out
 /// the two joined; the longest directory of the unit that prefixes the
 /// joined path is taken off again.
-const char *lineTableName(Dwarf_Die *Cu, const char *Path) {
+const char *lineTableName(const char *const *Dirs, size_t NumDirs,
+                          const char *Path) {
   if (!Path)
     return nullptr;
-  Dwarf_Files *Files;
-  size_t NumFiles;
-  const char *const *Dirs;
-  size_t NumDirs;
-  if (!Cu || dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0 ||
-      dwarf_getsrcdirs(Files, &Dirs, &NumDirs) != 0)
+  if (!Dirs)
     return baseName(Path);
   const char *Best = Path; // an absolute name entry is printed whole
   {
@@ -231,17 +228,44 @@ const char *lineTableName(Dwarf_Die *Cu, const char *Path) {
   return Best;
 }
 
-/// The source file of a DW_AT_call_file index in the CU of Cu.
-const char *callFile(Dwarf_Die *Cu, Dwarf_Die *Inlined) {
+/// A unit's line table, for names: the LineIndex of a large unit, or
+/// libdw's.
+struct UnitFiles {
+  Dwarf_Die *Cu;
+  const LineIndex *Index;
+
+  /// The name under which Valgrind prints the file Path of the table.
+  const char *printedName(const char *Path) const {
+    const char *const *Dirs = nullptr;
+    size_t NumDirs = 0;
+    Dwarf_Files *Files;
+    size_t NumFiles;
+    if (Index)
+      Dirs = Index->dirs(NumDirs);
+    else if (!Cu || dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0 ||
+             dwarf_getsrcdirs(Files, &Dirs, &NumDirs) != 0)
+      Dirs = nullptr;
+    return lineTableName(Dirs, NumDirs, Path);
+  }
+  /// The path of file Index of the table.
+  const char *path(uint64_t File) const {
+    if (Index)
+      return Index->filePath(File);
+    Dwarf_Files *Files;
+    size_t NumFiles;
+    if (dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0)
+      return nullptr;
+    return dwarf_filesrc(Files, File, nullptr, nullptr);
+  }
+};
+
+/// The source file of a DW_AT_call_file index in the unit's table.
+const char *callFile(const UnitFiles &U, Dwarf_Die *Inlined) {
   Dwarf_Attribute Attr;
   Dwarf_Word Index;
   if (dwarf_formudata(dwarf_attr(Inlined, DW_AT_call_file, &Attr), &Index) != 0)
     return nullptr;
-  Dwarf_Files *Files;
-  size_t NumFiles;
-  if (dwarf_getsrcfiles(Cu, &Files, &NumFiles) != 0)
-    return nullptr;
-  return dwarf_filesrc(Files, Index, nullptr, nullptr);
+  return U.path(Index);
 }
 
 uint32_t callLine(Dwarf_Die *Inlined) {
@@ -262,6 +286,7 @@ struct ModuleData {
   Dwarf *Dw;
   Dwarf_Addr Bias;
   const char *Object;
+  UnitLines Lines; ///< of the whole DWARF's large units
 };
 
 ModuleData *moduleData(Dwfl_Module *Mod) {
@@ -430,16 +455,33 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   Dwarf_Die CuMem;
   Dwarf_Die *Cu = findCu(Mod, *M, Pc, CuMem, Bias);
 
-  // The innermost file:line comes from the line table.
+  // The innermost file:line comes from the line table: a large unit's
+  // from its LineIndex (libdw's table of sqlite3.c takes 17 MB), others'
+  // and what the index cannot answer from libdw.
+  UnitFiles Unit = {Cu, Cu && !M->Image ? M->Lines.of(M->Dw, Cu) : nullptr};
+  const char *Src = nullptr;
+  int64_t LineNo = 0;
+  LineIndex::Answer Answer = LineIndex::Unknown;
+  if (Unit.Index) {
+    uint64_t FileIndex;
+    Answer = Unit.Index->find(Pc - Bias, FileIndex, LineNo);
+    if (Answer == LineIndex::Found)
+      Src = Unit.Index->filePath(FileIndex);
+    else if (Answer == LineIndex::Unknown)
+      Unit.Index = nullptr;
+  }
+  if (Answer == LineIndex::Unknown && Cu)
+    if (Dwarf_Line *L = dwarf_getsrc_die(Cu, Pc - Bias)) {
+      int No = 0;
+      Src = dwarf_lineno(L, &No) == 0 ? dwarf_linesrc(L, nullptr, nullptr)
+                                      : nullptr;
+      LineNo = No;
+    }
   const char *File = nullptr;
   uint32_t Line = 0;
-  if (Dwarf_Line *L = Cu ? dwarf_getsrc_die(Cu, Pc - Bias) : nullptr) {
-    int LineNo = 0;
-    const char *Src = dwarf_linesrc(L, nullptr, nullptr);
-    if (Src && dwarf_lineno(L, &LineNo) == 0 && LineNo > 0) {
-      File = copyName(lineTableName(Cu, Src));
-      Line = (uint32_t)LineNo;
-    }
+  if (Src && LineNo > 0) {
+    File = copyName(Unit.printedName(Src));
+    Line = (uint32_t)LineNo;
   }
 
   uint32_t N = 0;
@@ -461,8 +503,8 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
     // others, where they call the next inner level).
     Out[N++] = FrameInfo{copyName(dwarf_diename(&Scopes[I])), File, Line,
                          Object};
-    const char *CallFile = callFile(Cu, &Scopes[I]);
-    File = CallFile ? copyName(lineTableName(Cu, CallFile)) : nullptr;
+    const char *CallFile = callFile(Unit, &Scopes[I]);
+    File = CallFile ? copyName(Unit.printedName(CallFile)) : nullptr;
     Line = File ? callLine(&Scopes[I]) : 0;
   }
   // The out-of-line function, by its ELF symbol like Valgrind; its DWARF

@@ -1,0 +1,158 @@
+//===- LineIndex.h - A compile unit's line program, sparsely indexed -*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// libdw answers "which line is this address" by decoding a unit's whole
+// line program into a table of about a hundred bytes a row: 17 MB for
+// sqlite3.c's 159,000 rows, at the moment the profile is written, when the
+// program's heap is still resident. For a unit that large the symbolizer
+// asks this index instead. One pass over the program records its
+// sequences and, every CheckpointRows rows, the registers the program had
+// there; a lookup decodes from the checkpoint before the address, at most
+// that many rows.
+//
+// The answers are libdw's (elfutils 0.188): the row of the greatest address
+// at or below the sought one, the last such row of the program, none if it
+// ends a sequence (rows that end a sequence sort before the others at
+// their address, and the last row of all counts as one); file names joined to their directory as dwarf_filesrc
+// joins them, the directory list as dwarf_getsrcdirs gives it. A program
+// whose answers the index cannot be sure of is refused (build returns
+// false) and left to libdw: 64-bit DWARF, VLIW operation indices,
+// DW_LNE_define_file, indexed string forms, sequences that go backwards.
+// Where sequences overlap, a lookup is answered Unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_LINEINDEX_H
+#define MASSIF_NATIVE_LINEINDEX_H
+
+#include "Arena.h"
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+namespace massif {
+namespace native {
+
+struct ByteReader;
+
+/// The fields of a line program's header that its opcodes depend on.
+struct LineProgramHeader {
+  uint16_t Version;
+  uint8_t MinInstB, LineRange, OpcodeBase;
+  int8_t LineBase;
+  const uint8_t *OpcodeLengths; ///< of the standard opcodes 1 .. base - 1
+};
+
+/// The sections a line program reads: .debug_line, and for DWARF 5's names
+/// .debug_line_str and .debug_str (either may be empty).
+struct LineSections {
+  const uint8_t *Line;
+  size_t LineB;
+  const uint8_t *LineStr;
+  size_t LineStrB;
+  const uint8_t *Str;
+  size_t StrB;
+};
+
+/// The sections of E that line programs read, if .debug_line is there
+/// and not compressed (libdw decompresses a section when it opens it).
+bool findLineSections(Elf *E, LineSections &Out);
+
+class LineIndex {
+public:
+  /// Rows between two checkpoints.
+  static constexpr uint32_t CheckpointRows = 64;
+
+  /// Indexes the program at offset Off of S.Line, of a unit whose
+  /// DW_AT_comp_dir is CompDir (or null). False (and nothing kept) when
+  /// the program is refused or memory is exhausted.
+  bool build(const LineSections &S, uint64_t Off, const char *CompDir);
+  void release();
+
+  /// What a lookup found. Unknown where the program's sequences overlap
+  /// (C++ units relocate the sequences of discarded COMDAT sections to
+  /// address 0): the caller asks libdw then.
+  enum Answer { Found, NotFound, Unknown };
+
+  /// The file index and line of the row libdw's dwarf_getsrc_die finds for
+  /// Addr.
+  Answer find(uint64_t Addr, uint64_t &File, int64_t &Line) const;
+
+  /// The path of file Index, as dwarf_filesrc gives it; null if none.
+  const char *filePath(uint64_t Index) const {
+    return Index < Files.Count ? Files.Items[Index] : nullptr;
+  }
+  /// The directories, as dwarf_getsrcdirs gives them.
+  const char *const *dirs(size_t &Count) const {
+    Count = Dirs.Count;
+    return Dirs.Items;
+  }
+  /// Rows the program has (for tests).
+  uint64_t numRows() const { return NumRows; }
+
+private:
+  struct Checkpoint {
+    uint64_t Addr;
+    uint32_t Next; ///< the program offset after the row's opcode
+    uint32_t File;
+    int64_t Line;
+  };
+  struct Sequence {
+    uint64_t Lo, End;
+    uint64_t MaxEnd; ///< the greatest End of this and the sequences before
+    /// The last row at End before the end: libdw sorts a sequence's end
+    /// before rows at the same address, so it answers with this row for
+    /// every address from End to the next sequence.
+    uint64_t EndFile;
+    int64_t EndLine;
+    bool HasEndRow;
+    uint32_t Start;           ///< program offset of its first opcode
+    uint32_t FirstCheckpoint; ///< its checkpoints follow, in address order
+    uint32_t NumCheckpoints;
+  };
+  bool readHeader(const LineSections &S, uint64_t Off, const char *CompDir);
+  bool readNamesV4(ByteReader &R, const char *CompDir);
+  bool readNamesV5(ByteReader &R, const LineSections &S);
+  bool addFile(const char *Name, uint64_t DirIndex);
+  bool indexSequences();
+
+  LineProgramHeader H{};
+  const uint8_t *Program = nullptr, *ProgramEnd = nullptr;
+  ArenaVector<const char *> Dirs, Files;
+  ArenaVector<char *> Owned; ///< joined paths, freed with the index
+  ArenaVector<Sequence> Seqs;
+  ArenaVector<Checkpoint> Points;
+  uint64_t NumRows = 0;
+};
+
+/// The line indexes of one Dwarf's large units, built on first use. A
+/// unit whose line program is small is left to libdw, whose table for it
+/// is small too.
+class UnitLines {
+public:
+  /// Line programs above this many bytes are indexed.
+  static constexpr uint64_t LargeProgramB = 64 * 1024;
+
+  /// The index of Cu's line program, or null when libdw is to be asked
+  /// (small, refused, out of memory).
+  const LineIndex *of(Dwarf *Dw, Dwarf_Die *Cu);
+  void release();
+
+private:
+  struct Entry {
+    Dwarf_Off Unit;
+    LineIndex *Index; ///< null: libdw's
+  };
+  Dwarf *Of = nullptr;
+  bool Searched = false;
+  LineSections Sections{};
+  ArenaVector<Entry> Entries;
+};
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_LINEINDEX_H

@@ -1,0 +1,247 @@
+//===- LineIndexTest.cpp - LineIndex against libdw's line tables -----------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The index must answer exactly as libdw does. Every unit of three files is
+// indexed and asked about every row's address and its neighbours: this
+// test binary (DWARF 4 from clang, and one DWARF 5 unit,
+// LineIndexInput5.cpp), and glibc's debug file (DWARF 5 from gcc, the
+// sections compressed). Each answer (found or not, the file's path, the
+// line) and each unit's directories and file paths are compared. Where
+// sequences overlap the index may answer Unknown, and its caller asks
+// libdw; that must stay rare.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LineIndex.h"
+
+#include "LineIndexInput5.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
+
+using namespace massif::native;
+
+namespace {
+
+std::string str(const char *S) { return S ? S : "(null)"; }
+
+struct Tally {
+  unsigned Units = 0, Indexed = 0, Version5 = 0;
+  uint64_t Lookups = 0, Unknown = 0;
+};
+
+/// Compares the index of unit Cu with libdw's table, at every Stride-th
+/// row's address and the addresses either side of it.
+void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
+                 Tally &T) {
+  Dwarf_Attribute A;
+  Dwarf_Word Off;
+  Dwarf_Lines *Lines;
+  size_t NumLines;
+  if (dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) != 0 ||
+      dwarf_getsrclines(Cu, &Lines, &NumLines) != 0)
+    return;
+  ++T.Units;
+  LineIndex X;
+  const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
+  if (!X.build(S, Off, CompDir))
+    return;
+  ++T.Indexed;
+  T.Version5 += S.Line[Off + 4] == 5;
+  SCOPED_TRACE("unit " + str(dwarf_diename(Cu)));
+  EXPECT_EQ(X.numRows(), NumLines);
+
+  Dwarf_Files *Files;
+  size_t NumFiles, NumDirs, OurDirs;
+  const char *const *Dirs;
+  ASSERT_EQ(dwarf_getsrcfiles(Cu, &Files, &NumFiles), 0);
+  ASSERT_EQ(dwarf_getsrcdirs(Files, &Dirs, &NumDirs), 0);
+  const char *const *Ours = X.dirs(OurDirs);
+  ASSERT_EQ(OurDirs, NumDirs);
+  for (size_t I = 0; I < NumDirs; ++I)
+    EXPECT_EQ(str(Ours[I]), str(Dirs[I])) << "directory " << I;
+  for (size_t I = 0; I <= NumFiles; ++I) // one past the last: none
+    EXPECT_EQ(str(X.filePath(I)), str(dwarf_filesrc(Files, I, nullptr, nullptr)))
+        << "file " << I;
+
+  for (size_t I = 0; I < NumLines; I += Stride) {
+    Dwarf_Addr Row;
+    ASSERT_EQ(dwarf_lineaddr(dwarf_onesrcline(Lines, I), &Row), 0);
+    for (Dwarf_Addr Addr : {Row - 1, Row, Row + 1}) {
+      ++T.Lookups;
+      Dwarf_Line *L = dwarf_getsrc_die(Cu, Addr);
+      uint64_t File;
+      int64_t Line;
+      LineIndex::Answer Got = X.find(Addr, File, Line);
+      if (Got == LineIndex::Unknown) {
+        ++T.Unknown;
+        continue;
+      }
+      ASSERT_EQ(Got == LineIndex::Found, L != nullptr)
+          << "at 0x" << std::hex << Addr;
+      if (Got == LineIndex::NotFound)
+        continue;
+      int Want;
+      ASSERT_EQ(dwarf_lineno(L, &Want), 0);
+      ASSERT_EQ(Line, Want) << "at 0x" << std::hex << Addr;
+      ASSERT_EQ(str(X.filePath(File)), str(dwarf_linesrc(L, nullptr, nullptr)))
+          << "at 0x" << std::hex << Addr;
+    }
+  }
+}
+
+Tally compareFile(const char *Path, unsigned Stride);
+
+void report(const char *Path, const Tally &T) {
+  printf("%s: %u units, %u indexed (%u DWARF 5), %lu lookups, %lu unknown\n",
+         Path, T.Units, T.Indexed, T.Version5, (unsigned long)T.Lookups,
+         (unsigned long)T.Unknown);
+}
+
+Tally compareFile(const char *Path, unsigned Stride) {
+  Tally T;
+  int Fd = open(Path, O_RDONLY);
+  EXPECT_GE(Fd, 0) << Path;
+  if (Fd < 0)
+    return T;
+  Dwarf *Dw = dwarf_begin(Fd, DWARF_C_READ);
+  EXPECT_NE(Dw, nullptr) << Path;
+  if (Dw) {
+    // Asking for every unit's lines first makes libdw decompress the
+    // sections the index then reads.
+    LineSections S{};
+    Dwarf_Off Off = 0, Next;
+    size_t HeaderB;
+    for (bool First = true;; First = false) {
+      if (dwarf_nextcu(Dw, Off, &Next, &HeaderB, nullptr, nullptr, nullptr))
+        break;
+      Dwarf_Die Cu;
+      if (dwarf_offdie(Dw, Off + HeaderB, &Cu)) {
+        Dwarf_Lines *Lines;
+        size_t N;
+        dwarf_getsrclines(&Cu, &Lines, &N);
+        if (First)
+          EXPECT_TRUE(findLineSections(dwarf_getelf(Dw), S)) << Path;
+        if (S.Line)
+          compareUnit(&Cu, S, Stride, T);
+      }
+      Off = Next;
+    }
+    dwarf_end(Dw);
+  }
+  close(Fd);
+  return T;
+}
+
+std::string libcDebugFile() {
+  std::string Path;
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Out) {
+        if (!strstr(Info->dlpi_name, "/libc.so.6"))
+          return 0;
+        for (int I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
+          if (Ph.p_type != PT_NOTE)
+            continue;
+          auto *P = (const uint8_t *)(Info->dlpi_addr + Ph.p_vaddr);
+          const uint8_t *End = P + Ph.p_memsz;
+          while (P + sizeof(ElfW(Nhdr)) <= End) {
+            auto *N = (const ElfW(Nhdr) *)P;
+            const uint8_t *Desc = P + sizeof(*N) + ((N->n_namesz + 3) & ~3u);
+            if (N->n_type == NT_GNU_BUILD_ID && N->n_descsz > 1) {
+              char Hex[3];
+              std::string S = "/usr/lib/debug/.build-id/";
+              for (uint32_t B = 0; B < N->n_descsz; ++B) {
+                snprintf(Hex, sizeof(Hex), "%02x", Desc[B]);
+                S += Hex;
+                if (B == 0)
+                  S += "/";
+              }
+              *(std::string *)Out = S + ".debug";
+              return 1;
+            }
+            P = Desc + ((N->n_descsz + 3) & ~3u);
+          }
+        }
+        return 0;
+      },
+      &Path);
+  return Path;
+}
+
+TEST(LineIndex, AnswersAsLibdwForThisBinary) {
+  ASSERT_NE(lineIndexInput5("12,34,x", 7), 0u); // keep the DWARF 5 unit
+  Tally T = compareFile("/proc/self/exe", 1);
+  report("this binary", T);
+  EXPECT_GT(T.Units, 5u);
+  EXPECT_EQ(T.Indexed, T.Units);
+  EXPECT_GE(T.Version5, 1u);
+  EXPECT_GT(T.Lookups, 3000u);
+  // Only near the discarded COMDAT sections' sequences, at address 0.
+  EXPECT_LT(T.Unknown, T.Lookups / 20);
+}
+
+TEST(LineIndex, AnswersAsLibdwForGlibcsDebugFile) {
+  std::string Path = libcDebugFile();
+  ASSERT_FALSE(Path.empty());
+  ASSERT_EQ(access(Path.c_str(), R_OK), 0)
+      << Path << " is missing: install libc6-dbg (scripts/install-deps.sh does)";
+  Tally T = compareFile(Path.c_str(), 7);
+  report(Path.c_str(), T);
+  EXPECT_GT(T.Units, 1000u);
+  // gcc's units are all DWARF 5; the few refused keep libdw's table.
+  EXPECT_GT(T.Indexed, T.Units * 9 / 10);
+  EXPECT_EQ(T.Version5, T.Indexed);
+  EXPECT_GT(T.Lookups, 100000u);
+  EXPECT_EQ(T.Unknown, 0u);
+}
+
+TEST(LineIndex, RefusesWhatItCannotFollow) {
+  // A DWARF 4 program: one sequence, then DW_LNE_define_file.
+  const uint8_t Program[] = {
+      // unit length, version 4, header length
+      0, 0, 0, 0, 4, 0, 0, 0, 0, 0,
+      // min instruction length, max ops, default is_stmt, line base and
+      // range, opcode base 13 and the 12 standard opcodes' lengths
+      1, 1, 1, 0xfb, 14, 13, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1,
+      // no directories; file "a.c" in directory 0
+      0, 'a', '.', 'c', 0, 0, 0, 0, 0,
+      // set_address 0x1000, copy, advance_pc 4, end_sequence
+      0, 9, 2, 0, 0x10, 0, 0, 0, 0, 0, 0, 1, 2, 4, 0, 1, 1,
+      // define_file "b.c"
+      0, 8, 3, 'b', '.', 'c', 0, 0, 0, 0};
+  uint8_t Bytes[sizeof(Program)];
+  memcpy(Bytes, Program, sizeof(Bytes));
+  uint32_t UnitB = sizeof(Bytes) - 4, HeaderB = 37 - 10; // program at 37
+  memcpy(Bytes, &UnitB, 4);
+  memcpy(Bytes + 6, &HeaderB, 4);
+  LineSections S{Bytes, sizeof(Bytes), nullptr, 0, nullptr, 0};
+  LineIndex X;
+  EXPECT_FALSE(X.build(S, 0, "/src"));
+  // Without the define_file the same program is indexed.
+  UnitB = 54 - 4; // define_file at 54
+  memcpy(Bytes, &UnitB, 4);
+  S.LineB = 54;
+  ASSERT_TRUE(X.build(S, 0, "/src"));
+  uint64_t File;
+  int64_t Line;
+  ASSERT_EQ(X.find(0x1002, File, Line), LineIndex::Found);
+  EXPECT_EQ(Line, 1);
+  EXPECT_STREQ(X.filePath(File), "/src/a.c");
+  // The end of the sequence, and before it.
+  EXPECT_EQ(X.find(0x1004, File, Line), LineIndex::NotFound);
+  EXPECT_EQ(X.find(0xfff, File, Line), LineIndex::NotFound);
+  X.release();
+}
+
+} // namespace
