@@ -12,6 +12,7 @@
 
 #include "DebugImage.h"
 #include "DwarfScan.h"
+#include "LibcDebugFile.h"
 
 #include <gtest/gtest.h>
 
@@ -31,43 +32,6 @@
 using namespace massif::native;
 
 namespace {
-
-/// The build-id path of the debug file of the loaded libc.so.6, or "".
-std::string libcDebugFile() {
-  std::string Path;
-  dl_iterate_phdr(
-      [](dl_phdr_info *Info, size_t, void *Out) {
-        if (!strstr(Info->dlpi_name, "/libc.so.6"))
-          return 0;
-        for (int I = 0; I < Info->dlpi_phnum; ++I) {
-          const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
-          if (Ph.p_type != PT_NOTE)
-            continue;
-          auto *P = (const uint8_t *)(Info->dlpi_addr + Ph.p_vaddr);
-          const uint8_t *End = P + Ph.p_memsz;
-          while (P + sizeof(ElfW(Nhdr)) <= End) {
-            auto *N = (const ElfW(Nhdr) *)P;
-            const uint8_t *Desc = P + sizeof(*N) + ((N->n_namesz + 3) & ~3u);
-            if (N->n_type == NT_GNU_BUILD_ID && N->n_descsz > 1) {
-              char Hex[3];
-              std::string S = "/usr/lib/debug/.build-id/";
-              for (uint32_t B = 0; B < N->n_descsz; ++B) {
-                snprintf(Hex, sizeof(Hex), "%02x", Desc[B]);
-                S += Hex;
-                if (B == 0)
-                  S += "/";
-              }
-              *(std::string *)Out = S + ".debug";
-              return 1;
-            }
-            P = Desc + ((N->n_descsz + 3) & ~3u);
-          }
-        }
-        return 0;
-      },
-      &Path);
-  return Path;
-}
 
 /// Everything the symbolizer reads of libdw about Addr in Cu, as text.
 std::string describe(Dwarf_Die *Cu, Dwarf_Addr Addr) {
