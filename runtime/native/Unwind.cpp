@@ -114,21 +114,12 @@ bool unchanged(const uintptr_t *Addr, const uintptr_t *Value, uint32_t Count,
 }
 
 /// The frame records the frame-pointer walk read: Value[I] is the pair at
-/// Addr[I]. The arrays belong to a memo.
+/// Addr[I]. The arrays belong to a memo; capture() fills them.
 struct PairLog {
   uintptr_t *Addr;
   WordPair *Value;
   uint32_t Count, Cap;
   bool Overflow;
-
-  void add(uintptr_t A, uintptr_t Next, uintptr_t Ret) {
-    if (Count == Cap) {
-      Overflow = true;
-      return;
-    }
-    Addr[Count] = A;
-    Value[Count++] = WordPair{Next, Ret};
-  }
 };
 
 /// Stack memory the walk may read: [Lo, Hi). Reads go to the logs set.
@@ -400,7 +391,24 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
   const uintptr_t Stop = Start.StopFrame;
   for (;;) {
-    bool Broken = false;
+    // The records this run reads go to the pair log at N + Shift (one a
+    // frame, and one more for a record that ends the chain), when the log
+    // has room for the most the run can read; else the memo is given up
+    // and they all go to one scratch slot (Mask 0), with no test a frame.
+    uint32_t Shift = Pairs.Count - N, Mask = ~0u;
+    uintptr_t ScratchAddr[1];
+    WordPair ScratchValue[1];
+    uintptr_t *PairAddr = Pairs.Addr;
+    WordPair *PairValue = Pairs.Value;
+    if (Pairs.Overflow || Pairs.Cap - Pairs.Count < Max - N + 1) {
+      Pairs.Overflow = true;
+      Shift = 0;
+      Mask = 0;
+      PairAddr = ScratchAddr;
+      PairValue = ScratchValue;
+    }
+    uint32_t RunStart = N;
+    bool Broken = false, EndRecord = false;
     while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
       // Bp is the frame of the function Ip returns into: at main's, the
       // last frame Massif keeps is stored.
@@ -410,9 +418,11 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
       }
       uintptr_t Next = ((const uintptr_t *)Bp)[0];
       uintptr_t Ret = ((const uintptr_t *)Bp)[1];
-      Pairs.add(Bp, Next, Ret);
+      uint32_t At = (N + Shift) & Mask;
+      PairAddr[At] = Bp;
+      PairValue[At] = WordPair{Next, Ret};
       if (Ret < 4096) { // not a code address: the end of the chain
-        Broken = true;
+        Broken = EndRecord = true;
         break;
       }
       Pcs[N++] = Ret - 1;
@@ -420,6 +430,8 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
       Sp = Bp + 16;
       Bp = Next;
     }
+    if (Mask)
+      Pairs.Count += N - RunStart + EndRecord;
     if (Broken || N == Max)
       break;
     // Uninstrumented code. A run of rules ends in instrumented code at a
