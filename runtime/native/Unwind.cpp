@@ -371,8 +371,10 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   // Walk, recording what is read for the next capture from this state
   // straight into the memo, which is valid again once the walk is done
   // (without a memo, the logs take nothing and overflow).
+  uintptr_t ScratchAddr[1];
+  WordPair ScratchValue[1];
   ReadLog Singles = {nullptr, nullptr, 0, 0, false};
-  PairLog Pairs = {nullptr, nullptr, 0, 0, false};
+  PairLog Pairs = {ScratchAddr, ScratchValue, 0, 0, false};
   if (T) {
     T->Valid = false;
     Singles = ReadLog{T->SingleAddr, T->SingleValue, 0, TailMaxSingles, false};
@@ -391,44 +393,48 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
   const uintptr_t Stop = Start.StopFrame;
   for (;;) {
-    // The records this run reads go to the pair log at N + Shift (one a
-    // frame, and one more for a record that ends the chain), when the log
-    // has room for the most the run can read; else the memo is given up
-    // and they all go to one scratch slot (Mask 0), with no test a frame.
+    // The records this run reads go to the pair log at N + Shift, one a
+    // frame and one more for a record that ends the chain. The run is cut
+    // where the log's room would end (its room is tested once, not once a
+    // frame); past that the memo is given up, and the rest of the run
+    // writes its records over the log's first slot (Mask 0).
+    uintptr_t *const PairAddr = Pairs.Addr;
+    WordPair *const PairValue = Pairs.Value;
     uint32_t Shift = Pairs.Count - N, Mask = ~0u;
-    uintptr_t ScratchAddr[1];
-    WordPair ScratchValue[1];
-    uintptr_t *PairAddr = Pairs.Addr;
-    WordPair *PairValue = Pairs.Value;
-    if (Pairs.Overflow || Pairs.Cap - Pairs.Count < Max - N + 1) {
-      Pairs.Overflow = true;
-      Shift = 0;
-      Mask = 0;
-      PairAddr = ScratchAddr;
-      PairValue = ScratchValue;
-    }
+    uint32_t Room = Pairs.Overflow ? 0 : Pairs.Cap - Pairs.Count;
+    uint32_t Limit = Room > Max - N ? Max : N + Room - (Room != 0);
     uint32_t RunStart = N;
     bool Broken = false, EndRecord = false;
-    while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
-      // Bp is the frame of the function Ip returns into: at main's, the
-      // last frame Massif keeps is stored.
-      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax || Bp == Stop) {
-        Broken = true;
-        break;
+    for (;;) {
+      if (Mask && N == Limit && Limit < Max) {
+        Pairs.Overflow = true;
+        Shift = Mask = 0;
+        Limit = Max;
       }
-      uintptr_t Next = ((const uintptr_t *)Bp)[0];
-      uintptr_t Ret = ((const uintptr_t *)Bp)[1];
-      uint32_t At = (N + Shift) & Mask;
-      PairAddr[At] = Bp;
-      PairValue[At] = WordPair{Next, Ret};
-      if (Ret < 4096) { // not a code address: the end of the chain
-        Broken = EndRecord = true;
-        break;
+      while (N < Limit && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
+        // Bp is the frame of the function Ip returns into: at main's, the
+        // last frame Massif keeps is stored.
+        if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax || Bp == Stop) {
+          Broken = true;
+          break;
+        }
+        uintptr_t Next = ((const uintptr_t *)Bp)[0];
+        uintptr_t Ret = ((const uintptr_t *)Bp)[1];
+        uint32_t At = (N + Shift) & Mask;
+        PairAddr[At] = Bp;
+        PairValue[At] = WordPair{Next, Ret};
+        if (Ret < 4096) { // not a code address: the end of the chain
+          Broken = EndRecord = true;
+          break;
+        }
+        Pcs[N++] = Ret - 1;
+        Ip = Ret;
+        Sp = Bp + 16;
+        Bp = Next;
       }
-      Pcs[N++] = Ret - 1;
-      Ip = Ret;
-      Sp = Bp + 16;
-      Bp = Next;
+      // Cut by the log's room while the chain goes on: on, without it.
+      if (Broken || !Mask || N != Limit || Limit == Max)
+        break;
     }
     if (Mask)
       Pairs.Count += N - RunStart + EndRecord;

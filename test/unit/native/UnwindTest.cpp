@@ -304,6 +304,32 @@ TEST(UnwindTest, CapturesReplayingMemosEqualFullWalks) {
   EXPECT_GT(Deep, 2000u);
 }
 
+TEST(UnwindTest, WalksLongerThanAMemoHoldsAreWholeAndNotReplayed) {
+  // A chain of 150 records, walked with room for 200 frames: more than a
+  // memo's pair log holds, so the walk goes on without recording, and a
+  // record changed deep in the chain shows in the next capture.
+  constexpr int NumRecords = 150;
+  alignas(16) static uintptr_t Words[2 * NumRecords + 2];
+  auto at = [](int I) { return (uintptr_t)&Words[2 * I]; };
+  uintptr_t Hi = (uintptr_t)(Words + 2 * NumRecords);
+  for (int I = 0; I < NumRecords; ++I) {
+    Words[2 * I] = I + 1 < NumRecords ? at(I + 1) : 0;
+    Words[2 * I + 1] = codeAddress(I % 7);
+  }
+  UnwindStart Start = {(const void *)at(0), nullptr, at(0), Hi};
+  uint64_t Out[200], Want[200];
+  for (int Round = 0; Round < 3; ++Round) {
+    if (Round == 2)
+      Words[2 * 120 + 1] = codeAddress(8); // a frame deep down changes
+    uint32_t N = captureStack(Start, Out, 200);
+    uint32_t WantN = referenceWalk(at(0), Hi, Want, 200);
+    ASSERT_EQ(N, WantN) << "round " << Round;
+    ASSERT_GT(N, 100u);
+    for (uint32_t K = 0; K < N; ++K)
+      ASSERT_EQ(Out[K], Want[K]) << "round " << Round << " frame " << K;
+  }
+}
+
 TEST(UnwindTest, GarbageFramePointersEndTheCapture) {
   FakeStack S;
   S.Words[0] = S.at(1);
