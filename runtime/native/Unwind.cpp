@@ -114,12 +114,21 @@ bool unchanged(const uintptr_t *Addr, const uintptr_t *Value, uint32_t Count,
 }
 
 /// The frame records the frame-pointer walk read: Value[I] is the pair at
-/// Addr[I]. The arrays belong to a memo; capture() fills them.
+/// Addr[I]. The arrays belong to a memo.
 struct PairLog {
   uintptr_t *Addr;
   WordPair *Value;
   uint32_t Count, Cap;
   bool Overflow;
+
+  void add(uintptr_t A, uintptr_t Next, uintptr_t Ret) {
+    if (Count == Cap) {
+      Overflow = true;
+      return;
+    }
+    Addr[Count] = A;
+    Value[Count++] = WordPair{Next, Ret};
+  }
 };
 
 /// Stack memory the walk may read: [Lo, Hi). Reads go to the logs set.
@@ -371,10 +380,8 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   // Walk, recording what is read for the next capture from this state
   // straight into the memo, which is valid again once the walk is done
   // (without a memo, the logs take nothing and overflow).
-  uintptr_t ScratchAddr[1];
-  WordPair ScratchValue[1];
   ReadLog Singles = {nullptr, nullptr, 0, 0, false};
-  PairLog Pairs = {ScratchAddr, ScratchValue, 0, 0, false};
+  PairLog Pairs = {nullptr, nullptr, 0, 0, false};
   if (T) {
     T->Valid = false;
     Singles = ReadLog{T->SingleAddr, T->SingleValue, 0, TailMaxSingles, false};
@@ -393,51 +400,26 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   const uintptr_t BpMax = B.Hi - 2 * sizeof(uintptr_t);
   const uintptr_t Stop = Start.StopFrame;
   for (;;) {
-    // The records this run reads go to the pair log at N + Shift, one a
-    // frame and one more for a record that ends the chain. The run is cut
-    // where the log's room would end (its room is tested once, not once a
-    // frame); past that the memo is given up, and the rest of the run
-    // writes its records over the log's first slot (Mask 0).
-    uintptr_t *const PairAddr = Pairs.Addr;
-    WordPair *const PairValue = Pairs.Value;
-    uint32_t Shift = Pairs.Count - N, Mask = ~0u;
-    uint32_t Room = Pairs.Overflow ? 0 : Pairs.Cap - Pairs.Count;
-    uint32_t Limit = Room > Max - N ? Max : N + Room - (Room != 0);
-    uint32_t RunStart = N;
-    bool Broken = false, EndRecord = false;
-    for (;;) {
-      if (Mask && N == Limit && Limit < Max) {
-        Pairs.Overflow = true;
-        Shift = Mask = 0;
-        Limit = Max;
-      }
-      while (N < Limit && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
-        // Bp is the frame of the function Ip returns into: at main's, the
-        // last frame Massif keeps is stored.
-        if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax || Bp == Stop) {
-          Broken = true;
-          break;
-        }
-        uintptr_t Next = ((const uintptr_t *)Bp)[0];
-        uintptr_t Ret = ((const uintptr_t *)Bp)[1];
-        uint32_t At = (N + Shift) & Mask;
-        PairAddr[At] = Bp;
-        PairValue[At] = WordPair{Next, Ret};
-        if (Ret < 4096) { // not a code address: the end of the chain
-          Broken = EndRecord = true;
-          break;
-        }
-        Pcs[N++] = Ret - 1;
-        Ip = Ret;
-        Sp = Bp + 16;
-        Bp = Next;
-      }
-      // Cut by the log's room while the chain goes on: on, without it.
-      if (Broken || !Mask || N != Limit || Limit == Max)
+    bool Broken = false;
+    while (N < Max && (Ip - ExeLo < ExeSizeB || inFramePointerCode(Ip))) {
+      // Bp is the frame of the function Ip returns into: at main's, the
+      // last frame Massif keeps is stored.
+      if (Bp < Sp || (Bp & 7) != 0 || Bp > BpMax || Bp == Stop) {
+        Broken = true;
         break;
+      }
+      uintptr_t Next = ((const uintptr_t *)Bp)[0];
+      uintptr_t Ret = ((const uintptr_t *)Bp)[1];
+      Pairs.add(Bp, Next, Ret);
+      if (Ret < 4096) { // not a code address: the end of the chain
+        Broken = true;
+        break;
+      }
+      Pcs[N++] = Ret - 1;
+      Ip = Ret;
+      Sp = Bp + 16;
+      Bp = Next;
     }
-    if (Mask)
-      Pairs.Count += N - RunStart + EndRecord;
     if (Broken || N == Max)
       break;
     // Uninstrumented code. A run of rules ends in instrumented code at a
