@@ -369,8 +369,8 @@ public:
 
 private:
   void addToCounter(IRBuilder<> &B, Value *N) {
-    if (InlineAsm *Add = localExecAdd()) {
-      B.CreateCall(Add, {N});
+    if (LocalExecAdd) {
+      B.CreateCall(LocalExecAdd, {N});
       return;
     }
     Value *Addr = massif::compat::threadLocalAddress(B, Counter);
@@ -387,7 +387,7 @@ private:
   /// flush shares a block with an increment: the selector reassociates
   /// old + (count + N) into (old + count) + N and no longer sees a
   /// read-modify-write. Null elsewhere.
-  InlineAsm *localExecAdd() {
+  InlineAsm *localExecAdd() const {
     if (Counter->getThreadLocalMode() != GlobalValue::LocalExecTLSModel ||
         Triple(F.getParent()->getTargetTriple()).getArch() != Triple::x86_64)
       return nullptr;
@@ -402,6 +402,7 @@ private:
   Function &F;
   GlobalVariable *Counter;
   Type *I64;
+  InlineAsm *LocalExecAdd = localExecAdd();
   MDNode *NoSanitize;
   unsigned NoSanitizeKind;
 };

@@ -452,30 +452,31 @@ const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
     release();
     Of = Dw;
   }
-  Dwarf_Off Unit = dwarf_dieoffset(Cu);
-  for (size_t I = 0; I < Entries.Count; ++I)
-    if (Entries.Items[I].Unit == Unit)
-      return Entries.Items[I].Index;
   if (!Searched) {
     Searched = true;
     findLineSections(dwarf_getelf(Dw), Sections);
   }
-  LineIndex *X = nullptr;
+  // Small programs are libdw's; only the large are kept here.
   Dwarf_Attribute A;
   Dwarf_Word Off;
   uint32_t ProgramB;
-  if (Sections.Line &&
-      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) == 0 &&
-      Off + 4 <= Sections.LineB &&
-      (memcpy(&ProgramB, Sections.Line + Off, 4), ProgramB > LargeProgramB)) {
-    X = (LineIndex *)arenaAllocate(sizeof(LineIndex));
-    const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
-    if (X && !(new (X) LineIndex())->build(Sections, Off, CompDir)) {
-      arenaDeallocate(X, sizeof(LineIndex));
-      X = nullptr;
-    }
+  if (!Sections.Line ||
+      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) != 0 ||
+      Off + 4 > Sections.LineB)
+    return nullptr;
+  memcpy(&ProgramB, Sections.Line + Off, 4);
+  if (ProgramB <= LargeProgramB)
+    return nullptr;
+  for (size_t I = 0; I < Entries.Count; ++I)
+    if (Entries.Items[I].Program == Off)
+      return Entries.Items[I].Index;
+  auto *X = (LineIndex *)arenaAllocate(sizeof(LineIndex));
+  const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
+  if (X && !(new (X) LineIndex())->build(Sections, Off, CompDir)) {
+    arenaDeallocate(X, sizeof(LineIndex));
+    X = nullptr;
   }
-  if (!Entries.push(Entry{Unit, X}) && X) {
+  if (!Entries.push(Entry{Off, X}) && X) {
     X->release();
     arenaDeallocate(X, sizeof(LineIndex));
     return nullptr;

@@ -143,8 +143,8 @@ public:
 
 private:
   struct Entry {
-    Dwarf_Off Unit;
-    LineIndex *Index; ///< null: libdw's
+    uint64_t Program;  ///< its offset in .debug_line
+    LineIndex *Index;  ///< null: refused, libdw's
   };
   Dwarf *Of = nullptr;
   bool Searched = false;

@@ -228,11 +228,35 @@ const char *lineTableName(const char *const *Dirs, size_t NumDirs,
   return Best;
 }
 
-/// A unit's line table, for names: the LineIndex of a large unit, or
-/// libdw's.
+/// A unit's line table: the LineIndex of a large unit, or libdw's.
 struct UnitFiles {
   Dwarf_Die *Cu;
   const LineIndex *Index;
+
+  /// The path and line of the row for A; false when the table has none.
+  /// Where the index cannot tell, libdw's table answers, from then on.
+  bool lineAt(Dwarf_Addr A, const char *&Src, int64_t &Line) {
+    if (Index) {
+      uint64_t File;
+      switch (Index->find(A, File, Line)) {
+      case LineIndex::Found:
+        Src = Index->filePath(File);
+        return Src != nullptr;
+      case LineIndex::NotFound:
+        return false;
+      case LineIndex::Unknown:
+        Index = nullptr;
+        break;
+      }
+    }
+    Dwarf_Line *L = Cu ? dwarf_getsrc_die(Cu, A) : nullptr;
+    int No;
+    if (!L || dwarf_lineno(L, &No) != 0)
+      return false;
+    Src = dwarf_linesrc(L, nullptr, nullptr);
+    Line = No;
+    return Src != nullptr;
+  }
 
   /// The name under which Valgrind prints the file Path of the table.
   const char *printedName(const char *Path) const {
@@ -459,27 +483,11 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   // from its LineIndex (libdw's table of sqlite3.c takes 17 MB), others'
   // and what the index cannot answer from libdw.
   UnitFiles Unit = {Cu, Cu && !M->Image ? M->Lines.of(M->Dw, Cu) : nullptr};
-  const char *Src = nullptr;
-  int64_t LineNo = 0;
-  LineIndex::Answer Answer = LineIndex::Unknown;
-  if (Unit.Index) {
-    uint64_t FileIndex;
-    Answer = Unit.Index->find(Pc - Bias, FileIndex, LineNo);
-    if (Answer == LineIndex::Found)
-      Src = Unit.Index->filePath(FileIndex);
-    else if (Answer == LineIndex::Unknown)
-      Unit.Index = nullptr;
-  }
-  if (Answer == LineIndex::Unknown && Cu)
-    if (Dwarf_Line *L = dwarf_getsrc_die(Cu, Pc - Bias)) {
-      int No = 0;
-      Src = dwarf_lineno(L, &No) == 0 ? dwarf_linesrc(L, nullptr, nullptr)
-                                      : nullptr;
-      LineNo = No;
-    }
+  const char *Src;
+  int64_t LineNo;
   const char *File = nullptr;
   uint32_t Line = 0;
-  if (Src && LineNo > 0) {
+  if (Unit.lineAt(Pc - Bias, Src, LineNo) && LineNo > 0) {
     File = copyName(Unit.printedName(Src));
     Line = (uint32_t)LineNo;
   }
