@@ -67,6 +67,7 @@
 #include "massif/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -84,6 +85,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #if LLVM_VERSION_MAJOR >= 16
 #include "llvm/TargetParser/Triple.h"
@@ -228,8 +230,20 @@ bool mayReadCounter(const Instruction &I) {
          !isQuietLibraryCall(*Call);
 }
 
-/// The instructions before which the promoted local is flushed.
-using FlushPlan = SmallVector<Instruction *, 16>;
+/// Where the promoted local is flushed: before instructions, and on edges
+/// (a block of its own, split into the edge).
+struct FlushPlan {
+  SmallVector<Instruction *, 16> Before;
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> OnEdges;
+};
+
+/// Whether the edges from \p From to \p To can have a block split into
+/// them: a branch or a switch (whose edges to one block split together),
+/// into a block that is no exception-handling pad.
+bool canSplitEdges(BasicBlock *From, BasicBlock *To) {
+  const Instruction *T = From->getTerminator();
+  return (isa<BranchInst>(T) || isa<SwitchInst>(T)) && !To->isEHPad();
+}
 
 /// The first instruction of \p BB before which the local must be flushed
 /// (a call that may reach the runtime, or a terminator that leaves the
@@ -269,25 +283,32 @@ public:
   /// nor adds ends as it began. A block flushes at its first flush point
   /// unless the local is known zero there. Where paths merge with a zero
   /// local arriving from a loop exit and maybe not on another side (other
-  /// than a loop's back edge), the non-zero side flushes at its end: the
-  /// merged value is then the constant 0, which would otherwise be a
+  /// than a loop's back edge), the non-zero side flushes on its way in:
+  /// the merged value is then the constant 0, which would otherwise be a
   /// register kept alive across the loop's calls (a callee-saved register,
-  /// pushed in the prologue, making the frame bigger).
+  /// pushed in the prologue, making the frame bigger). A side whose block
+  /// goes only there flushes at its end; one that branches elsewhere too
+  /// flushes on the edge, so that a loop's latch or header exiting there
+  /// does not flush on every iteration.
   FlushPlan planFlushes(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
     DominatorTree DT(F);
     LoopInfo LI(DT);
     SmallPtrSet<BasicBlock *, 16> Adds, EndFlush;
+    DenseSet<std::pair<BasicBlock *, BasicBlock *>> EdgeFlush;
     DenseMap<BasicBlock *, Instruction *> FlushAt;
     for (auto [BB, Count] : Increments)
       Adds.insert(BB);
     for (BasicBlock &BB : F)
       FlushAt[&BB] = firstFlushPoint(BB);
     DenseMap<BasicBlock *, bool> ZeroAtEnd, ZeroAtStart;
+    auto zeroOnEdge = [&](BasicBlock *From, BasicBlock *To) {
+      return ZeroAtEnd.lookup(From) || EdgeFlush.count({From, To});
+    };
     auto zeroAtStart = [&](BasicBlock &BB) {
       if (BB.isEntryBlock())
         return true;
       for (BasicBlock *Pred : predecessors(&BB))
-        if (!ZeroAtEnd.lookup(Pred))
+        if (!zeroOnEdge(Pred, &BB))
           return false;
       return true;
     };
@@ -316,25 +337,37 @@ public:
         bool ZeroLeavesLoop = false;
         for (BasicBlock *Pred : predecessors(&BB)) {
           const Loop *L = LI.getLoopFor(Pred);
-          ZeroLeavesLoop |= ZeroAtEnd[Pred] && L && !L->contains(&BB);
+          ZeroLeavesLoop |= zeroOnEdge(Pred, &BB) && L && !L->contains(&BB);
         }
         if (!ZeroLeavesLoop)
           continue;
-        for (BasicBlock *Pred : predecessors(&BB))
-          if (!ZeroAtEnd[Pred] && !DT.dominates(&BB, Pred) &&
-              EndFlush.insert(Pred).second)
+        for (BasicBlock *Pred : predecessors(&BB)) {
+          if (zeroOnEdge(Pred, &BB) || DT.dominates(&BB, Pred))
+            continue;
+          bool OnEdge =
+              !Pred->getUniqueSuccessor() && canSplitEdges(Pred, &BB);
+          if (OnEdge ? EdgeFlush.insert({Pred, &BB}).second
+                     : EndFlush.insert(Pred).second)
             Changed = true;
+        }
       }
     }
     FlushPlan Plan;
     for (BasicBlock &BB : F) {
       if (Instruction *I = FlushAt[&BB]) {
         if (Adds.count(&BB) || !zeroAtStart(BB))
-          Plan.push_back(I);
+          Plan.Before.push_back(I);
       } else if (EndFlush.count(&BB)) {
-        Plan.push_back(BB.getTerminator());
+        Plan.Before.push_back(BB.getTerminator());
       }
     }
+    // In function order, so the output is deterministic.
+    for (BasicBlock &BB : F)
+      for (BasicBlock *Succ : successors(&BB))
+        if (EdgeFlush.count({&BB, Succ}) &&
+            (Plan.OnEdges.empty() ||
+             Plan.OnEdges.back() != std::make_pair(&BB, Succ)))
+          Plan.OnEdges.push_back({&BB, Succ});
     return Plan;
   }
 
@@ -358,14 +391,31 @@ public:
       B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Local), B.getInt64(Count)),
                     Local);
     }
-    for (Instruction *I : Plan) {
+    auto flushBefore = [&](Instruction *I) {
       B.SetInsertPoint(I);
       addToCounter(B, B.CreateLoad(I64, Local));
       B.CreateStore(B.getInt64(0), Local);
+    };
+    for (Instruction *I : Plan.Before)
+      flushBefore(I);
+    for (auto [From, To] : Plan.OnEdges) {
+      unsigned Index = 0;
+      while (From->getTerminator()->getSuccessor(Index) != To)
+        ++Index;
+      BasicBlock *Edge = SplitCriticalEdge(
+          From->getTerminator(), Index,
+          CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
+      // Splitting cannot fail on a branch or a switch; if it did, the
+      // block's end is the edge's start.
+      flushBefore(Edge ? Edge->getTerminator() : From->getTerminator());
+      SplitEdges |= Edge != nullptr;
     }
     DT.recalculate(F);
     PromoteMemToReg({Local}, DT);
   }
+
+  /// Whether a flush was given a block of its own.
+  bool splitEdges() const { return SplitEdges; }
 
 private:
   void addToCounter(IRBuilder<> &B, Value *N) {
@@ -403,6 +453,7 @@ private:
   GlobalVariable *Counter;
   Type *I64;
   InlineAsm *LocalExecAdd = localExecAdd();
+  bool SplitEdges = false;
   MDNode *NoSanitize;
   unsigned NoSanitizeKind;
 };
@@ -456,7 +507,9 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
 
 PreservedAnalyses massif::InstructionCountersPass::run(Module &M,
                                                        ModuleAnalysisManager &) {
-  return preservedKeepingCfg(
-      !refuseModule(M) &&
-      addInstructionCounters(M, FunctionFilter::fromCommandLine()));
+  // A flush on an edge splits it: the CFG may have changed.
+  if (refuseModule(M) ||
+      !addInstructionCounters(M, FunctionFilter::fromCommandLine()))
+    return PreservedAnalyses::all();
+  return PreservedAnalyses::none();
 }

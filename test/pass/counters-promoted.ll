@@ -3,8 +3,9 @@
 ; may read it: before the first call of a block that may reach the runtime
 ; (not intrinsics, not inline assembly), before returns, resumes and
 ; unreachables, and never where it is known to be zero. Where a zero count
-; leaves a loop into a merge, the other sides flush at their ends (but not
-; a loop's back edge), so no count lives across the loop's calls.
+; leaves a loop into a merge, the other sides flush on their way in (at
+; their end, or on the edge when they also branch elsewhere; never on a
+; loop's back edge), so no count lives across the loop's calls.
 ;
 ; In an executable (this module has no PIC level) the counter is at a fixed
 ; offset from %fs, and a flush is one instruction, written as inline
@@ -119,6 +120,39 @@ loop:
 quiet:
   %x = add i32 1, 2
   br label %join
+join:
+  ret void
+}
+
+; The same merge reached from a loop's latch, which also branches back:
+; the latch's count is flushed on the exit edge, in a block of its own, so
+; the loop adds to the thread's counter only on its calling side and not
+; on every iteration.
+define void @latch_exit(ptr %p, i32 %n) {
+; CHECK-LABEL: define void @latch_exit(
+; CHECK:       latch:
+; CHECK-NOT:     __massif_thread_instructions
+; CHECK:         br i1 %d, label %head, label %[[EDGE:.*]]
+; CHECK:       [[EDGE]]:
+; CHECK-NEXT:    call void asm sideeffect "addq
+; CHECK-NEXT:    br label %join
+; CHECK:       join:
+; CHECK-NEXT:    ret void
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i2, %latch ]
+  %v = load i32, ptr %p
+  %c = icmp eq i32 %v, 0
+  br i1 %c, label %calls, label %latch
+calls:
+  call void @f()
+  %stop = icmp eq i32 %i, 7
+  br i1 %stop, label %join, label %latch
+latch:
+  %i2 = add i32 %i, 1
+  %d = icmp slt i32 %i2, %n
+  br i1 %d, label %head, label %join
 join:
   ret void
 }

@@ -16,7 +16,8 @@
 //
 // Prints nanoseconds per pair and model bytes per live block.
 // CORE_BENCH_PAIRS sets the number of pairs of each pattern (default 20
-// million; fewer for callgrind). Not a test: timings on a shared machine
+// million; fewer for callgrind); CORE_BENCH_PATTERN=fresh or churn runs
+// only that one. Not a test: timings on a shared machine
 // vary.
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 using namespace massif;
@@ -81,21 +83,25 @@ int main(int Argc, char **Argv) {
     Addr = Next += 64;
   const char *Pairs = getenv("CORE_BENCH_PAIRS");
   const uint64_t N = Pairs ? strtoull(Pairs, nullptr, 0) : 20000000;
+  const char *Pattern = getenv("CORE_BENCH_PATTERN");
+  const bool Fresh = !Pattern || !strcmp(Pattern, "fresh");
+  const bool Churn = !Pattern || !strcmp(Pattern, "churn");
   auto T0 = std::chrono::steady_clock::now();
-  for (uint64_t I = 0; I < N; ++I) {
+  for (uint64_t I = 0; Fresh && I < N; ++I) {
     uint64_t Addr = Pool[I & 7];
     Counter += 100;
     P.onMalloc(Addr, 16 + (I & 15), 0, Stacks[I & 63]);
     P.onFree(Addr);
   }
   auto T1 = std::chrono::steady_clock::now();
-  printf("%llu live blocks: %.1f ns per malloc+free pair (fresh), %.1f model "
-         "bytes per live block\n",
-         (unsigned long long)Live,
-         std::chrono::duration<double, std::nano>(T1 - T0).count() / N,
-         PerBlockB);
+  if (Fresh)
+    printf("%llu live blocks: %.1f ns per malloc+free pair (fresh), %.1f model "
+           "bytes per live block\n",
+           (unsigned long long)Live,
+           std::chrono::duration<double, std::nano>(T1 - T0).count() / N,
+           PerBlockB);
 
-  if (!Live)
+  if (!Live || !Churn)
     return 0;
   static const uint64_t Sizes[8] = {8, 24, 40, 64, 100, 200, 500, 1000};
   uint64_t Rng = 88172645463325252ull;
