@@ -361,12 +361,11 @@ public:
         Plan.Before.push_back(BB.getTerminator());
       }
     }
-    // In function order, so the output is deterministic.
+    // In function order, so the output is deterministic; a switch's
+    // edges to one block are one entry (they split together).
     for (BasicBlock &BB : F)
       for (BasicBlock *Succ : successors(&BB))
-        if (EdgeFlush.count({&BB, Succ}) &&
-            (Plan.OnEdges.empty() ||
-             Plan.OnEdges.back() != std::make_pair(&BB, Succ)))
+        if (EdgeFlush.erase({&BB, Succ}))
           Plan.OnEdges.push_back({&BB, Succ});
     return Plan;
   }
@@ -408,14 +407,11 @@ public:
       // Splitting cannot fail on a branch or a switch; if it did, the
       // block's end is the edge's start.
       flushBefore(Edge ? Edge->getTerminator() : From->getTerminator());
-      SplitEdges |= Edge != nullptr;
     }
     DT.recalculate(F);
     PromoteMemToReg({Local}, DT);
   }
 
-  /// Whether a flush was given a block of its own.
-  bool splitEdges() const { return SplitEdges; }
 
 private:
   void addToCounter(IRBuilder<> &B, Value *N) {
@@ -453,7 +449,6 @@ private:
   GlobalVariable *Counter;
   Type *I64;
   InlineAsm *LocalExecAdd = localExecAdd();
-  bool SplitEdges = false;
   MDNode *NoSanitize;
   unsigned NoSanitizeKind;
 };

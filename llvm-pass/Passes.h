@@ -87,7 +87,8 @@ bool addVersionReference(llvm::Module &M);
 
 /// Makes every basic block of the functions \p Filter allows add its
 /// instruction count to the runtime's thread-local instruction counter.
-/// Returns whether \p M changed.
+/// Returns whether \p M changed; a flush on an edge splits it, so the CFG
+/// may have changed too.
 bool addInstructionCounters(llvm::Module &M, const FunctionFilter &Filter);
 
 /// Whether -massif-count-instructions asks MassifPass for counters.

@@ -157,6 +157,40 @@ join:
   ret void
 }
 
+; A switch that reaches the merge by two cases: both go through one block,
+; which flushes.
+define void @switch_exit(ptr %p, i32 %n) {
+; CHECK-LABEL: define void @switch_exit(
+; CHECK:       latch:
+; CHECK-NOT:     __massif_thread_instructions
+; CHECK:         switch i32 %i2, label %head [
+; CHECK-NEXT:      i32 7, label %[[EDGE:.*]]
+; CHECK-NEXT:      i32 9, label %[[EDGE]]
+; CHECK-NEXT:    ]
+; CHECK:       [[EDGE]]:
+; CHECK-NEXT:    call void asm sideeffect "addq
+; CHECK-NEXT:    br label %join
+; CHECK:       join:
+; CHECK-NEXT:    ret void
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i2, %latch ]
+  %v = load i32, ptr %p
+  %c = icmp eq i32 %v, 0
+  br i1 %c, label %calls, label %latch
+calls:
+  call void @f()
+  %stop = icmp eq i32 %i, %n
+  br i1 %stop, label %join, label %latch
+latch:
+  %i2 = add i32 %i, 1
+  switch i32 %i2, label %head [ i32 7, label %join
+                                i32 9, label %join ]
+join:
+  ret void
+}
+
 ; Inside a loop (an interpreter's dispatch), a quiet side that merges with
 ; a calling one keeps its count in the register: no flush until the
 ; calling side's call or the return.
