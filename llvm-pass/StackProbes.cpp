@@ -193,8 +193,10 @@ private:
 /// The largest static frame of a leaf that goes unprobed.
 constexpr uint64_t SmallLeafFrameB = 256;
 
-/// Whether F calls nothing but intrinsics and has a static frame of at
-/// most SmallLeafFrameB bytes (its allocas).
+/// Whether F calls nothing but intrinsics and inline assembly (the
+/// counters' flushes are inline assembly; like the counters, the probes
+/// take it that assembly calls nothing) and has a static frame of at most
+/// SmallLeafFrameB bytes (its allocas).
 bool isSmallLeaf(const Function &F) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   uint64_t FrameB = 0;
@@ -202,7 +204,7 @@ bool isSmallLeaf(const Function &F) {
     for (const Instruction &I : BB) {
       if (const auto *Call = dyn_cast<CallBase>(&I)) {
         const Function *Callee = Call->getCalledFunction();
-        if (!Callee || !Callee->isIntrinsic())
+        if (!Call->isInlineAsm() && (!Callee || !Callee->isIntrinsic()))
           return false;
       } else if (const auto *AI = dyn_cast<AllocaInst>(&I)) {
         if (!AI->isStaticAlloca())
