@@ -16,6 +16,10 @@
 #   counters(i)/pass(B) the same plus reading the clock
 #   probes/pass (B)     probes compiled in, --stacks=no
 #   probes(s)/pass (B)  probes on, --stacks=yes              (budget: 2x)
+#   both(i)/pass (B)    mscc's default build, --time-unit=i
+#   both(i,s)/pass (B)  the same with --stacks=yes: the counters' code
+#                       must not cost the probes more (a leaf they made
+#                       look like a caller got probes)
 #
 # usage: bash bench/pass/run.sh [BUILD_DIR] [RUNS]   (RUNS: 7 by default)
 # BUILD_DIR is the massif-native build (default ./build); the workloads'
@@ -95,7 +99,8 @@ configs=("plain plain -"
          "counters_i counters --time-unit=i"
          "probes probes --time-unit=B"
          "probes_s probes --time-unit=B --stacks=yes"
-         "both_i both --time-unit=i")
+         "both_i both --time-unit=i"
+         "both_s both --time-unit=i --stacks=yes")
 report() {
   local p=$1; shift
   local -A t
@@ -108,13 +113,14 @@ report() {
       if [ -z "${t[$name]:-}" ] || [ "$x" -lt "${t[$name]}" ]; then t[$name]=$x; fi
     done
   done
-  echo "$p (best CPU ms of $runs): plain ${t[plain]}, rt ${t[rt]}, pass ${t[pass]}, counters ${t[counters]} (unit i ${t[counters_i]}), probes ${t[probes]} (--stacks=yes ${t[probes_s]}), both (unit i) ${t[both_i]}"
+  echo "$p (best CPU ms of $runs): plain ${t[plain]}, rt ${t[rt]}, pass ${t[pass]}, counters ${t[counters]} (unit i ${t[counters_i]}), probes ${t[probes]} (--stacks=yes ${t[probes_s]}), both (unit i) ${t[both_i]} (--stacks=yes ${t[both_s]})"
   echo "  pass/rt             $(ratio "${t[pass]}" "${t[rt]}")"
   echo "  counters/pass       $(ratio "${t[counters]}" "${t[pass]}")"
   echo "  counters(i)/pass    $(ratio "${t[counters_i]}" "${t[pass]}")"
   echo "  probes/pass         $(ratio "${t[probes]}" "${t[pass]}")"
   echo "  probes(stacks)/pass $(ratio "${t[probes_s]}" "${t[pass]}")"
   echo "  both(i)/pass        $(ratio "${t[both_i]}" "${t[pass]}")"
+  echo "  both(i,s)/pass      $(ratio "${t[both_s]}" "${t[pass]}")"
 }
 
 report lua "$bench/workloads/alloc.lua" 12
