@@ -412,7 +412,6 @@ public:
     PromoteMemToReg({Local}, DT);
   }
 
-
 private:
   void addToCounter(IRBuilder<> &B, Value *N) {
     if (LocalExecAdd) {
