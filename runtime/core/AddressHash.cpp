@@ -17,6 +17,14 @@ namespace {
 constexpr uint32_t InitialBits = 12;
 } // namespace
 
+void AddressHash::discard() {
+  freeArray(A, Keys, Keys ? Mask + 1 : 0);
+  freeArray(A, Ids, Ids ? Mask + 1 : 0);
+  Keys = nullptr;
+  Ids = nullptr;
+  Mask = Live = GrowAt = 0;
+}
+
 bool AddressHash::init(const Allocator &Alloc) {
   A = Alloc;
   size_t Cap = size_t(1) << InitialBits;

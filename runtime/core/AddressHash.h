@@ -70,6 +70,9 @@ public:
   /// Number of records.
   uint64_t size() const { return Live; }
 
+  /// Gives back the table's memory; no call may follow but discard().
+  void discard();
+
 private:
   uint64_t home(uint64_t Addr) const {
     // Fibonacci hashing of the address without its low four bits, which

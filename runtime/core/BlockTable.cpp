@@ -20,6 +20,15 @@ bool BlockTable::init(const Allocator &Alloc) {
   return Top && Others.init(A);
 }
 
+void BlockTable::discard() {
+  for (uint64_t I = 0; Top && I < NumLeaves; ++I)
+    freeArray(A, Top[I], Top[I] ? SlotsPerLeaf : 0);
+  freeArray(A, Top, Top ? NumLeaves : 0);
+  Top = nullptr;
+  DirectLive = 0;
+  Others.discard();
+}
+
 uint32_t *BlockTable::newLeaf(uint64_t Addr) {
   uint32_t *Leaf = allocArray<uint32_t>(A, SlotsPerLeaf);
   if (!Leaf)

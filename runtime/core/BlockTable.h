@@ -83,6 +83,9 @@ public:
   /// Number of live records.
   uint64_t size() const { return DirectLive + Others.size(); }
 
+  /// Gives back the table's memory; no call may follow but discard().
+  void discard();
+
   // The direct slots' geometry.
   static constexpr uint32_t GranuleBits = 5;
   static constexpr uint32_t LeafBits = 28; ///< address bits a leaf covers

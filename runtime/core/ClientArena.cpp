@@ -338,6 +338,14 @@ COLD uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable
 
 //===-- Release ------------------------------------------------------------===//
 
+void ClientArena::discard() {
+  freeArray(A, Nodes, Nodes ? NodeCap : 0);
+  freeArray(A, Sbs, Sbs ? SbCap : 0);
+  Nodes = nullptr;
+  Sbs = nullptr;
+  NodeCap = NumSbs = SbCap = 0;
+}
+
 uint32_t ClientArena::detached(uint64_t SlopB) {
   if (!reserveNodes(1))
     return 0;

@@ -58,6 +58,9 @@ public:
   /// free of a live block (arena or detached).
   void release(uint32_t Id);
 
+  /// Gives back the replay's memory; no call may follow but discard().
+  void discard();
+
   bool isDetached(uint32_t Id) const { return Nodes[Id].Word & Detached; }
   /// What Valgrind's malloc_usable_size says of an arena block.
   uint64_t usableB(uint32_t Id) const { return sizeB(Id) - OverheadB; }

@@ -294,9 +294,17 @@ void Profile::onStackDelta(int64_t DeltaB) {
 
 StackHot *Profile::stackHot() { return P ? &P->Hot : nullptr; }
 
+void Profile::discardBlocks() {
+  if (!P || P->BlocksDiscarded)
+    return;
+  P->BlocksDiscarded = true;
+  P->Blocks.discard();
+  P->Arena.discard();
+}
+
 bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const {
   uint32_t Id;
-  if (!P || !P->Blocks.find(Addr, Id))
+  if (!P || P->BlocksDiscarded || !P->Blocks.find(Addr, Id))
     return false;
   Impl::BlockInfo B = P->info(Id);
   ReqB = B.ReqB;

@@ -145,6 +145,12 @@ public:
   /// Writes the whole massif.out text. Returns false on an I/O error.
   bool write(const Sink &Out, const RunInfo &Run);
 
+  /// Gives back the memory of the live blocks' records (the block table
+  /// and the replayed allocator), which writing does not need, so that a
+  /// profile written at the end does not add its naming to their pages.
+  /// No event may follow; findBlock then finds nothing.
+  void discardBlocks();
+
   struct Impl;
 
 private:

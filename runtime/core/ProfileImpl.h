@@ -37,6 +37,7 @@ struct Profile::Impl {
   bool Started;     ///< snapshots may be taken (after start-up)
   bool StartupDone; ///< startup() was called
   bool EagerClassify;
+  bool BlocksDiscarded; ///< discardBlocks ran: no event may follow
 
   /// The current time in the selected unit.
   int64_t now() const {

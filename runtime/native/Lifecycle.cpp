@@ -396,6 +396,13 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         if (Why != WriteReason::Exec)
           __atomic_store_n(&TheState, (uint32_t)StateFinished,
                            __ATOMIC_RELEASE);
+        // At exit no event reaches the model any more (every entry point
+        // checks the state under this lock): the live blocks' records go
+        // before naming maps the DWARF, which keeps the process's peak
+        // lower. Not from a signal handler, where the arena's lock may be
+        // held by the interrupted code.
+        if (Why == WriteReason::Exit)
+          TheModel.Prof->discardBlocks();
         Written = writeProfileFile(Why);
       }
     }
