@@ -377,7 +377,6 @@ public:
   /// thus costs one register add per block.
   void addPromoted(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
     FlushPlan Plan = planFlushes(Increments);
-    DominatorTree DT(F);
     BasicBlock &Entry = F.getEntryBlock();
     IRBuilder<> B(&*Entry.getFirstInsertionPt());
     AllocaInst *Local = B.CreateAlloca(I64, nullptr, "massif.count");
@@ -398,17 +397,14 @@ public:
     for (Instruction *I : Plan.Before)
       flushBefore(I);
     for (auto [From, To] : Plan.OnEdges) {
-      unsigned Index = 0;
-      while (From->getTerminator()->getSuccessor(Index) != To)
-        ++Index;
       BasicBlock *Edge = SplitCriticalEdge(
-          From->getTerminator(), Index,
-          CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
+          From, To, CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
       // Splitting cannot fail on a branch or a switch; if it did, the
       // block's end is the edge's start.
       flushBefore(Edge ? Edge->getTerminator() : From->getTerminator());
     }
-    DT.recalculate(F);
+    // Of the CFG as the edges left it.
+    DominatorTree DT(F);
     PromoteMemToReg({Local}, DT);
   }
 
