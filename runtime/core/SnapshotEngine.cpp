@@ -31,7 +31,10 @@ uint64_t truncToU64(double V) {
 bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
                           uint32_t Freq, double Inaccuracy, bool Trees) {
   A = Alloc;
-  Max = MaxSnapshots < 2 ? 2 : MaxSnapshots;
+  // Options allow 10 to 1000. Below 4 a cull could find nothing to delete
+  // (the first, the last and the peak are kept) and the array would stay
+  // full.
+  Max = MaxSnapshots < 4 ? 4 : MaxSnapshots;
   DetailedFreq = Freq ? Freq : 1;
   PeakInaccuracy = Inaccuracy;
   KeepTrees = Trees;
@@ -40,11 +43,13 @@ bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
   SpareCap = allocArray<uint32_t>(A, Max);
   CullPrev = allocArray<uint32_t>(A, Max);
   CullNext = allocArray<uint32_t>(A, Max);
-  CullStamp = allocArray<uint32_t>(A, Max);
-  // Max - 2 spans at first, two more per deletion (Max / 2 of them).
-  CullHeap = allocArray<SpanEntry>(A, 2 * Max);
-  return Snaps && Spare && SpareCap && CullPrev && CullNext && CullStamp &&
-         CullHeap;
+  Leaves = 1;
+  while (Leaves < Max)
+    Leaves *= 2;
+  CullSpan = allocArray<uint64_t>(A, Max + 1);
+  CullWin = allocArray<uint32_t>(A, 2 * Leaves);
+  return Snaps && Spare && SpareCap && CullPrev && CullNext && CullSpan &&
+         CullWin;
 }
 
 void SnapshotEngine::release(Snapshot &S) {
@@ -127,51 +132,12 @@ void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
   take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, Values, N);
 }
 
-/// A cullable snapshot's span (the time between its neighbours) in a
-/// binary min-heap ordered by span, then by position (Massif deletes the
-/// first of equal spans). An entry whose span has changed since it was
-/// pushed is stale: Stamp tells.
-struct SpanEntry {
-  int64_t Span;
-  uint32_t Index;
-  uint32_t Stamp;
-};
-
 namespace {
 
-bool before(const SpanEntry &L, const SpanEntry &R) {
-  return L.Span != R.Span ? L.Span < R.Span : L.Index < R.Index;
-}
-
-struct SpanHeap {
-  SpanEntry *E;
-  uint32_t N;
-  void push(SpanEntry X) {
-    uint32_t I = N++;
-    while (I && before(X, E[(I - 1) / 2])) {
-      E[I] = E[(I - 1) / 2];
-      I = (I - 1) / 2;
-    }
-    E[I] = X;
-  }
-  SpanEntry pop() {
-    SpanEntry Top = E[0], X = E[--N];
-    uint32_t I = 0;
-    for (;;) {
-      uint32_t C = 2 * I + 1;
-      if (C >= N)
-        break;
-      if (C + 1 < N && before(E[C + 1], E[C]))
-        ++C;
-      if (!before(E[C], X))
-        break;
-      E[I] = E[C];
-      I = C;
-    }
-    E[I] = X;
-    return Top;
-  }
-};
+constexpr uint32_t None = ~uint32_t(0);
+/// The span of a snapshot that cannot be culled (times are non-negative,
+/// so no real span comes near it).
+constexpr uint64_t NoSpan = ~uint64_t(0);
 
 } // namespace
 
@@ -179,40 +145,63 @@ int64_t SnapshotEngine::cull() {
   // Delete Max/2 snapshots one at a time: each time the cullable one (not
   // the first, not the last, not the peak) whose neighbours span the least
   // time, the first such in array order. The alive snapshots are a linked
-  // list; a deletion changes its two neighbours' spans, which are pushed
-  // anew (the old entries go stale).
-  constexpr uint32_t None = ~uint32_t(0);
-  uint32_t *Prev = CullPrev, *Next = CullNext, *Stamp = CullStamp;
-  memset(Stamp, 0, Max * sizeof(uint32_t));
+  // list; a deletion changes its own span and its two neighbours'.
+  //
+  // A tournament tree over the positions finds that one: leaf Leaves + I
+  // stands for position I (positions past Max for none), and each inner
+  // node holds the winner of its two children, the left one on equal
+  // spans, so the root holds the least span at the first position. A
+  // deletion replays the matches on the paths from the three changed
+  // leaves to the root.
+  uint32_t *Prev = CullPrev, *Next = CullNext, *Win = CullWin;
+  uint64_t *Span = CullSpan; // Span[Max] stands for the padding leaves
+  auto spanOf = [&](uint32_t I) {
+    if (Prev[I] == None || Next[I] == None ||
+        Snaps[I].Kind == SnapshotKind::Peak)
+      return NoSpan;
+    return uint64_t(Snaps[Next[I]].Time - Snaps[Prev[I]].Time);
+  };
+  auto play = [&](uint32_t Node) {
+    uint32_t L = Win[2 * Node], R = Win[2 * Node + 1];
+    Win[Node] = Span[R] < Span[L] ? R : L;
+  };
+
   for (uint32_t I = 0; I < Max; ++I) {
     Prev[I] = I ? I - 1 : None;
     Next[I] = I + 1 < Max ? I + 1 : None;
   }
-  SpanHeap Heap{CullHeap, 0};
-  auto cullable = [&](uint32_t I) {
-    return Prev[I] != None && Next[I] != None &&
-           Snaps[I].Kind != SnapshotKind::Peak;
-  };
-  auto pushSpan = [&](uint32_t I) {
-    if (cullable(I))
-      Heap.push(SpanEntry{Snaps[Next[I]].Time - Snaps[Prev[I]].Time, I,
-                          ++Stamp[I]});
-  };
   for (uint32_t I = 0; I < Max; ++I)
-    pushSpan(I);
-  for (uint32_t Deleted = 0; Deleted < Max / 2 && Heap.N;) {
-    SpanEntry Top = Heap.pop();
-    if (Top.Stamp != Stamp[Top.Index])
-      continue; // stale: its span changed since
-    uint32_t J = Top.Index, P = Prev[J], N = Next[J];
+    Span[I] = spanOf(I);
+  Span[Max] = NoSpan;
+  for (uint32_t I = 0; I < Leaves; ++I)
+    Win[Leaves + I] = I < Max ? I : Max;
+  for (uint32_t Node = Leaves - 1; Node; --Node)
+    play(Node);
+
+  for (uint32_t Deleted = 0; Deleted < Max / 2; ++Deleted) {
+    uint32_t J = Win[1];
+    if (Span[J] == NoSpan)
+      break; // nothing left to cull
+    uint32_t P = Prev[J], N = Next[J];
     release(Snaps[J]);
-    ++Deleted;
     ++NumCulled;
-    Stamp[J] = 0;
     Next[P] = N;
     Prev[N] = P;
-    pushSpan(P);
-    pushSpan(N);
+    Prev[J] = Next[J] = None;
+    Span[J] = NoSpan;
+    Span[P] = spanOf(P);
+    Span[N] = spanOf(N);
+    // Replay the matches above the three leaves, each once: P < J < N, so
+    // the paths meet in order and a node shared with the path left of it
+    // is played only there.
+    uint32_t A = (Leaves + P) / 2, B = (Leaves + J) / 2, C = (Leaves + N) / 2;
+    for (; A; A /= 2, B /= 2, C /= 2) {
+      play(A);
+      if (B != A)
+        play(B);
+      if (C != B)
+        play(C);
+    }
   }
 
   // Slide the survivors down.

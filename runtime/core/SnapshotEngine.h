@@ -108,9 +108,12 @@ private:
   uint64_t PeakTotalB = 0;
   uint64_t PeakLimitB = 0; ///< PeakTotalB plus the allowed inaccuracy
   uint64_t NumCulled = 0;
-  /// cull's working memory, Max entries each (the heap's twice that).
-  uint32_t *CullPrev = nullptr, *CullNext = nullptr, *CullStamp = nullptr;
-  struct SpanEntry *CullHeap = nullptr;
+  /// cull's working memory: the alive list's links (Max entries each),
+  /// the spans (Max + 1) and the tournament tree (2 * Leaves), Leaves
+  /// being the least power of two not below Max.
+  uint32_t *CullPrev = nullptr, *CullNext = nullptr, *CullWin = nullptr;
+  uint64_t *CullSpan = nullptr;
+  uint32_t Leaves = 1;
   /// Value arrays of culled snapshots, for reuse (at most Max).
   uint64_t **Spare = nullptr;
   uint32_t *SpareCap = nullptr;
