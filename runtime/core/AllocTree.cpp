@@ -15,12 +15,14 @@ namespace massif {
 bool AllocTree::init(const Allocator &Alloc) {
   A = Alloc;
   EntryCap = 1024;
+  static_assert(1024 % ValueChunkEntries == 0, "whole chunks");
   Values = allocArray<uint64_t>(A, EntryCap);
+  Dirty = allocArray<uint8_t>(A, EntryCap / ValueChunkEntries);
   Class = allocArray<uint32_t>(A, EntryCap);
   Stacks = allocArray<StackId>(A, EntryCap);
   StackCap = 1024;
   EntryOf = allocArray<uint32_t>(A, StackCap);
-  if (!Values || !Class || !Stacks || !EntryOf)
+  if (!Values || !Dirty || !Class || !Stacks || !EntryOf)
     return false;
   Class[NoEntry] = entry_class::Ignored;
   EntryOf[0] = NoEntry; // stack 0: no stack could be captured
@@ -29,24 +31,29 @@ bool AllocTree::init(const Allocator &Alloc) {
 }
 
 bool AllocTree::growEntries() {
-  // All three arrays or none, so they always share one capacity.
+  // All four arrays or none, so they always share one capacity.
   size_t Want = EntryCap * 2;
   uint64_t *V = allocArray<uint64_t>(A, Want);
+  uint8_t *D = allocArray<uint8_t>(A, Want / ValueChunkEntries);
   uint32_t *C = allocArray<uint32_t>(A, Want);
   StackId *S = allocArray<StackId>(A, Want);
-  if (!V || !C || !S) {
+  if (!V || !D || !C || !S) {
     freeArray(A, V, V ? Want : 0);
+    freeArray(A, D, D ? Want / ValueChunkEntries : 0);
     freeArray(A, C, C ? Want : 0);
     freeArray(A, S, S ? Want : 0);
     return false;
   }
   memcpy(V, Values, NumEntries * sizeof(*V));
+  memcpy(D, Dirty, EntryCap / ValueChunkEntries);
   memcpy(C, Class, NumEntries * sizeof(*C));
   memcpy(S, Stacks, NumEntries * sizeof(*S));
   freeArray(A, Values, EntryCap);
+  freeArray(A, Dirty, EntryCap / ValueChunkEntries);
   freeArray(A, Class, EntryCap);
   freeArray(A, Stacks, EntryCap);
   Values = V;
+  Dirty = D;
   Class = C;
   Stacks = S;
   EntryCap = Want;

@@ -6,11 +6,14 @@
 // (one per distinct captured stack, in creation order) with a byte count
 // each; the tree shape only appears when a detailed snapshot is printed.
 // This class is that list. Entry indices are dense and creation-ordered, so
-// a detailed snapshot freezes the tree by copying Values[0..NumEntries):
-// entries created later are naturally excluded.
+// a detailed snapshot freezes the tree by keeping Values[0..NumEntries):
+// entries created later are naturally excluded. It keeps them in chunks,
+// and copies only the chunks whose Dirty flag a change set since
+// (SnapshotEngine.h), so every change of a value goes through add/sub.
 //
 //   EntryOf[StackId] --> entry index     (0: no entry yet)
 //   Values[entry]      bytes currently charged
+//   Dirty[entry / ValueChunkEntries]  set when one of those values changes
 //   Stacks[entry]      its StackId
 //   Class[entry]       the filtered frame range, once classified
 //
@@ -24,6 +27,7 @@
 #define MASSIF_CORE_ALLOCTREE_H
 
 #include "Base.h"
+#include "SnapshotEngine.h"
 
 namespace massif {
 
@@ -73,7 +77,19 @@ public:
 
   uint32_t numEntries() const { return NumEntries; }
 
-  uint64_t *Values = nullptr;
+  void add(uint32_t E, uint64_t B) {
+    Values[E] += B;
+    Dirty[E >> ValueChunkBits] = 1;
+  }
+  void sub(uint32_t E, uint64_t B) {
+    Values[E] -= B;
+    Dirty[E >> ValueChunkBits] = 1;
+  }
+  /// The values as a detailed snapshot takes them.
+  LiveValues live() { return LiveValues{Values, Dirty, NumEntries}; }
+
+  uint64_t *Values = nullptr; ///< EntryCap of them, a multiple of a chunk
+  uint8_t *Dirty = nullptr;   ///< one flag per chunk of Values
   uint32_t *Class = nullptr;
   StackId *Stacks = nullptr;
 

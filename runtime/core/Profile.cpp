@@ -130,7 +130,7 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
   }
   if (ignored(E))
     return;
-  Tree.Values[E] += ReqB;
+  Tree.add(E, ReqB);
   uint64_t ExtraB = AdminB + SlopB;
   Hot.HeapB += ReqB;
   Hot.ExtraB += ExtraB;
@@ -176,7 +176,7 @@ Profile::Impl::free(uint64_t Addr) {
   uint64_t ExtraB = AdminB + B.SlopB;
   Hot.HeapB -= B.ReqB;
   Hot.ExtraB -= ExtraB;
-  Tree.Values[B.Entry] -= B.ReqB;
+  Tree.sub(B.Entry, B.ReqB);
   Hot.TimeB += B.ReqB + ExtraB;
   maybeNormal();
   return true;
@@ -240,9 +240,9 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   if (Opts.Heap) {
     uint32_t NewE = entryFor(Stack);
     // The realloc's own stack always receives the new size.
-    Tree.Values[NewE] += NewReqB;
+    Tree.add(NewE, NewReqB);
     if (!Ignored && !ignored(NewE)) {
-      Tree.Values[Old.Entry] -= Old.ReqB;
+      Tree.sub(Old.Entry, Old.ReqB);
       E = NewE;
     } else {
       // Ignored for the totals. The block moves to NEW unless that would

@@ -57,13 +57,13 @@ struct Profile::Impl {
       return;
     int64_t T = now();
     if (Snaps.normalDue(T)) {
-      Snaps.takeNormal(T, totals(), Tree.Values, Tree.numEntries());
+      Snaps.takeNormal(T, totals(), Tree.live());
       syncThresholds();
     }
   }
   void maybePeak() {
     if (Started && Snaps.peakDue(Hot.HeapB + Hot.ExtraB + Hot.StacksB)) {
-      Snaps.takePeak(now(), totals(), Tree.Values, Tree.numEntries());
+      Snaps.takePeak(now(), totals(), Tree.live());
       syncThresholds();
     }
   }

@@ -39,7 +39,7 @@ bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
   PeakInaccuracy = Inaccuracy;
   KeepTrees = Trees;
   Snaps = allocArray<Snapshot>(A, Max);
-  Spare = allocArray<uint64_t *>(A, Max);
+  Spare = allocArray<ValueChunk **>(A, Max);
   SpareCap = allocArray<uint32_t>(A, Max);
   CullPrev = allocArray<uint32_t>(A, Max);
   CullNext = allocArray<uint32_t>(A, Max);
@@ -52,21 +52,43 @@ bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
          CullWin;
 }
 
+void SnapshotEngine::unref(ValueChunk *C) {
+  if (--C->Refs == 0) {
+    memcpy(&C->V[0], &FreeChunks, sizeof(FreeChunks));
+    FreeChunks = C;
+  }
+}
+
+ValueChunk *SnapshotEngine::newChunk() {
+  ValueChunk *C = FreeChunks;
+  if (C)
+    memcpy(&FreeChunks, &C->V[0], sizeof(FreeChunks));
+  else
+    C = allocArray<ValueChunk>(A, 1);
+  if (C)
+    C->Refs = 0;
+  return C;
+}
+
 void SnapshotEngine::release(Snapshot &S) {
-  if (S.Values) {
+  if (S.Chunks) {
+    uint32_t NumChunks =
+        (S.NumValues + ValueChunkEntries - 1) >> ValueChunkBits;
+    for (uint32_t K = 0; K < NumChunks; ++K)
+      unref(S.Chunks[K]);
     if (NumSpare < Max) {
-      Spare[NumSpare] = S.Values;
-      SpareCap[NumSpare++] = S.ValuesCap;
+      Spare[NumSpare] = S.Chunks;
+      SpareCap[NumSpare++] = S.ChunksCap;
     } else {
-      freeArray(A, S.Values, S.ValuesCap);
+      freeArray(A, S.Chunks, S.ChunksCap);
     }
   }
   memset(&S, 0, sizeof(S));
 }
 
-uint64_t *SnapshotEngine::valuesFor(uint32_t N, uint32_t &Cap) {
+ValueChunk **SnapshotEngine::tableFor(uint32_t N, uint32_t &Cap) {
   // The tree only grows, so the last spare is as big as any; one too small
-  // is dropped, and a new array leaves room for growth.
+  // is dropped.
   while (NumSpare) {
     --NumSpare;
     if (SpareCap[NumSpare] >= N) {
@@ -75,13 +97,61 @@ uint64_t *SnapshotEngine::valuesFor(uint32_t N, uint32_t &Cap) {
     }
     freeArray(A, Spare[NumSpare], SpareCap[NumSpare]);
   }
-  uint64_t Want = uint64_t(N) + N / 4 + 16;
-  Cap = Want > 0xFFFFFFFFu ? N : uint32_t(Want);
-  return allocArray<uint64_t>(A, Cap);
+  Cap = N;
+  return allocArray<ValueChunk *>(A, N);
+}
+
+bool SnapshotEngine::freeze(Snapshot &S, const LiveValues &V) {
+  uint32_t N = V.N ? V.N : 1;
+  uint32_t NumChunks = (N + ValueChunkEntries - 1) >> ValueChunkBits;
+  if (NumChunks > LatestCap) {
+    size_t Cap = LatestCap;
+    if (!growArray(A, Latest, NumLatest, Cap, NumChunks + NumChunks / 2))
+      return false;
+    LatestCap = uint32_t(Cap);
+  }
+  uint32_t TableCap;
+  ValueChunk **Table = tableFor(NumChunks, TableCap);
+  if (!Table)
+    return false;
+  for (uint32_t K = 0; K < NumChunks; ++K) {
+    ValueChunk *C = K < NumLatest ? Latest[K] : nullptr;
+    if (!C || !V.Dirty || V.Dirty[K]) {
+      // Changed since its latest copy (or never copied): copy it whole;
+      // the entries past N are zero, and stay zero until one is created
+      // and changed, which sets the flag.
+      ValueChunk *Copy = newChunk();
+      if (!Copy) {
+        for (uint32_t J = 0; J < K; ++J)
+          unref(Table[J]);
+        freeArray(A, Table, TableCap);
+        return false;
+      }
+      if (V.Values)
+        memcpy(Copy->V, V.Values + (size_t(K) << ValueChunkBits),
+               sizeof(Copy->V));
+      else
+        memset(Copy->V, 0, sizeof(Copy->V));
+      Copy->Refs = 1; // Latest's
+      if (C)
+        unref(C);
+      C = Latest[K] = Copy;
+      if (V.Dirty)
+        V.Dirty[K] = 0;
+    }
+    ++C->Refs;
+    Table[K] = C;
+  }
+  if (NumChunks > NumLatest)
+    NumLatest = NumChunks;
+  S.Chunks = Table;
+  S.ChunksCap = TableCap;
+  S.NumValues = N;
+  return true;
 }
 
 void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
-                          const Totals &T, const uint64_t *Values, uint32_t N) {
+                          const Totals &T, const LiveValues &V) {
   Snapshot &S = Snaps[Used];
   S.Kind = Kind;
   S.Time = Time;
@@ -89,21 +159,12 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
   S.ExtraB = T.ExtraB;
   S.StacksB = T.StacksB;
   S.Detailed = Detailed && KeepTrees;
-  S.Values = nullptr;
+  S.Chunks = nullptr;
   S.NumValues = 0;
-  S.ValuesCap = 0;
-  if (S.Detailed) {
-    // Out of memory degrades the snapshot to a normal one.
-    S.Values = valuesFor(N ? N : 1, S.ValuesCap);
-    if (S.Values) {
-      memcpy(S.Values, Values, N * sizeof(uint64_t));
-      S.NumValues = N ? N : 1;
-      if (!N)
-        S.Values[0] = 0;
-    } else {
-      S.Detailed = false;
-    }
-  }
+  S.ChunksCap = 0;
+  // Out of memory degrades the snapshot to a normal one.
+  if (S.Detailed && !freeze(S, V))
+    S.Detailed = false;
   // The detailed count follows the decision, not whether a tree was kept
   // (with --heap=no Massif still counts every Nth snapshot as detailed).
   SinceDetailed = Detailed ? 0 : SinceDetailed + 1;
@@ -114,13 +175,12 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
 }
 
 void SnapshotEngine::takeNormal(int64_t Time, const Totals &T,
-                                const uint64_t *Values, uint32_t N) {
-  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T, Values,
-       N);
+                                const LiveValues &V) {
+  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T, V);
 }
 
 void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
-                              const uint64_t *Values, uint32_t N) {
+                              const LiveValues &V) {
   // The new peak is appended after the old one is demoted, so culling
   // (which may run inside take) sees exactly one Peak.
   for (uint32_t I = 0; I < Used; ++I)
@@ -129,7 +189,7 @@ void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
   PeakTotalB = T.HeapB + T.ExtraB + T.StacksB;
   PeakLimitB =
       PeakTotalB + truncToU64((double(PeakTotalB) * PeakInaccuracy) / 100);
-  take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, Values, N);
+  take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, V);
 }
 
 namespace {

@@ -21,11 +21,13 @@
 // between neighbours (ignoring gaps between two uncullable snapshots)
 // becomes the new minimum interval. EarliestNext = time + that interval.
 //
-// A detailed snapshot owns a copy of the allocation tree's values as they
-// were (AllocTree.h); nothing else of the tree is copied. A culled
-// snapshot's array is kept for the next detailed one: a program whose
-// snapshots crowd in (the minimum interval stays small) takes hundreds of
-// thousands of them, most culled again at once.
+// A detailed snapshot keeps the allocation tree's values as they were
+// (AllocTree.h); nothing else of the tree is copied. The values are kept
+// in chunks of ValueChunkEntries, shared: a chunk that no event changed
+// since the last detailed snapshot is that snapshot's chunk, counted once
+// more, and only changed chunks are copied. A program whose snapshots
+// crowd in (the minimum interval stays small) takes hundreds of thousands
+// of them, most culled again at once, with a few events between two.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +40,43 @@ namespace massif {
 
 enum class SnapshotKind : uint8_t { Unused, Normal, Peak };
 
+/// Frozen tree values are shared in chunks of this many entries.
+constexpr uint32_t ValueChunkBits = 7;
+constexpr uint32_t ValueChunkEntries = 1u << ValueChunkBits;
+
+/// ValueChunkEntries consecutive entries' values, frozen, and how many
+/// snapshots (and the engine's latest copy) hold them.
+struct ValueChunk {
+  uint64_t Refs;
+  uint64_t V[ValueChunkEntries];
+};
+
 struct Snapshot {
   int64_t Time;
   uint64_t HeapB;
   uint64_t ExtraB;
   uint64_t StacksB;
-  uint64_t *Values;   ///< frozen tree values, or null when not detailed
-  uint32_t NumValues; ///< entries that existed when it was taken
-  uint32_t ValuesCap; ///< the Values array's size (it may be larger)
+  ValueChunk **Chunks; ///< frozen tree values, or null when not detailed
+  uint32_t NumValues;  ///< entries that existed when it was taken
+  uint32_t ChunksCap;  ///< the Chunks table's size (it may be larger)
   SnapshotKind Kind;
   bool Detailed;
+
+  /// Entry E's value when the snapshot was taken (E < NumValues).
+  uint64_t value(uint32_t E) const {
+    return Chunks[E >> ValueChunkBits]->V[E & (ValueChunkEntries - 1)];
+  }
+};
+
+/// The allocation tree's current values, as a detailed snapshot takes
+/// them: Values[0..N) (the array's size is a multiple of
+/// ValueChunkEntries, the entries past N zero), and a flag per chunk that
+/// every change of a value sets (AllocTree.h) and the engine clears when
+/// it copies the chunk.
+struct LiveValues {
+  const uint64_t *Values;
+  uint8_t *Dirty;
+  uint32_t N;
 };
 
 /// The totals a snapshot records.
@@ -70,13 +99,11 @@ public:
   int64_t earliestNext() const { return EarliestNext; }
   uint64_t peakLimitB() const { return PeakLimitB; }
 
-  /// Takes a Normal snapshot (the caller checked normalDue). Values[0..N)
-  /// are the tree's current values, copied if the snapshot is detailed.
-  void takeNormal(int64_t Time, const Totals &T, const uint64_t *Values,
-                  uint32_t N);
+  /// Takes a Normal snapshot (the caller checked normalDue). V holds the
+  /// tree's current values, kept if the snapshot is detailed.
+  void takeNormal(int64_t Time, const Totals &T, const LiveValues &V);
   /// Takes a Peak snapshot (the caller checked peakDue).
-  void takePeak(int64_t Time, const Totals &T, const uint64_t *Values,
-                uint32_t N);
+  void takePeak(int64_t Time, const Totals &T, const LiveValues &V);
 
   uint32_t size() const { return Used; }
   const Snapshot &at(uint32_t I) const { return Snaps[I]; }
@@ -86,14 +113,19 @@ public:
 
 private:
   void take(SnapshotKind Kind, int64_t Time, bool Detailed, const Totals &T,
-            const uint64_t *Values, uint32_t N);
+            const LiveValues &V);
   int64_t cull();
   bool uncullable(uint32_t I) const {
     return I == 0 || I == Used - 1 || Snaps[I].Kind == SnapshotKind::Peak;
   }
   void release(Snapshot &S);
-  /// An array of at least N values, a spare one if it is big enough.
-  uint64_t *valuesFor(uint32_t N, uint32_t &Cap);
+  /// Freezes V into S's chunk table; false when memory is exhausted.
+  bool freeze(Snapshot &S, const LiveValues &V);
+  /// A chunk to copy into, its count at zero; null when memory is out.
+  ValueChunk *newChunk();
+  void unref(ValueChunk *C);
+  /// A table of at least N chunk pointers, a spare one if big enough.
+  ValueChunk **tableFor(uint32_t N, uint32_t &Cap);
 
   Allocator A{};
   Snapshot *Snaps = nullptr;
@@ -114,8 +146,14 @@ private:
   uint32_t *CullPrev = nullptr, *CullNext = nullptr, *CullWin = nullptr;
   uint64_t *CullSpan = nullptr;
   uint32_t Leaves = 1;
-  /// Value arrays of culled snapshots, for reuse (at most Max).
-  uint64_t **Spare = nullptr;
+  /// The latest copy of each chunk, which the next detailed snapshot
+  /// shares while its Dirty flag stays clear (one count each).
+  ValueChunk **Latest = nullptr;
+  uint32_t NumLatest = 0, LatestCap = 0;
+  /// Chunks no snapshot holds, chained through their first value.
+  ValueChunk *FreeChunks = nullptr;
+  /// Chunk tables of culled snapshots, for reuse (at most Max).
+  ValueChunk ***Spare = nullptr;
   uint32_t *SpareCap = nullptr;
   uint32_t NumSpare = 0;
 };

@@ -82,8 +82,9 @@ uint64_t TreeWriter::select(const Snapshot &S) {
     const Sorted &O = Order[I];
     if (O.Entry >= S.NumValues)
       continue; // created after the snapshot
-    Ecs[NumEcs++] = Ec{O.Ips, O.NumIps, S.Values[O.Entry]};
-    TopTotal += S.Values[O.Entry];
+    uint64_t V = S.value(O.Entry);
+    Ecs[NumEcs++] = Ec{O.Ips, O.NumIps, V};
+    TopTotal += V;
   }
   return TopTotal;
 }

@@ -99,16 +99,18 @@ void checkAgainstReference(uint32_t Max, uint32_t Seed, uint32_t Takes) {
   Reference Ref{Max, {}};
   std::mt19937 Rng(Seed);
   const int64_t Steps[] = {0, 0, 0, 1, 1, 2, 3, 7, 100};
-  uint64_t Values[4] = {1, 2, 3, 4};
+  uint64_t Values[ValueChunkEntries] = {1, 2, 3, 4};
+  uint8_t Dirty[1] = {1};
   int64_t Time = 0;
   for (uint32_t I = 0; I < Takes; ++I) {
     Time += Steps[Rng() % (sizeof(Steps) / sizeof(Steps[0]))];
     bool Peak = Rng() % 16 == 0;
     Totals T{uint64_t(I), 0, 0};
+    LiveValues V{Values, Dirty, 1 + I % 4};
     if (Peak)
-      E.takePeak(Time, T, Values, 1 + I % 4);
+      E.takePeak(Time, T, V);
     else
-      E.takeNormal(Time, T, Values, 1 + I % 4);
+      E.takeNormal(Time, T, V);
     int64_t Next = Ref.take(Time, Peak);
     ASSERT_EQ(describe(engineSnaps(E)), describe(Ref.Snaps))
         << "max " << Max << " seed " << Seed << " take " << I;
@@ -131,7 +133,7 @@ TEST(Cull, AllPeaksButTheEndsLeavesNothingToCull) {
   SnapshotEngine E;
   ASSERT_TRUE(E.init(Memory.get(), 10, 10, 1.0, /*KeepTrees=*/false));
   for (int64_t T = 0; T < 30; ++T)
-    E.takeNormal(0, Totals{0, 0, 0}, nullptr, 0);
+    E.takeNormal(0, Totals{0, 0, 0}, LiveValues{nullptr, nullptr, 0});
   // All at time 0: every cull deletes 5, the interval stays 0.
   EXPECT_EQ(E.earliestNext(), 0);
   EXPECT_EQ(E.culled(), 25u);
