@@ -46,7 +46,7 @@ bool SnapshotEngine::init(const Allocator &Alloc, uint32_t MaxSnapshots,
   Leaves = 1;
   while (Leaves < Max)
     Leaves *= 2;
-  CullSpan = allocArray<uint64_t>(A, Max + 1);
+  CullSpan = allocArray<uint64_t>(A, 2 * Leaves);
   CullWin = allocArray<uint32_t>(A, 2 * Leaves);
   return Snaps && Spare && SpareCap && CullPrev && CullNext && CullSpan &&
          CullWin;
@@ -214,7 +214,7 @@ int64_t SnapshotEngine::cull() {
   // deletion replays the matches on the paths from the three changed
   // leaves to the root.
   uint32_t *Prev = CullPrev, *Next = CullNext, *Win = CullWin;
-  uint64_t *Span = CullSpan; // Span[Max] stands for the padding leaves
+  uint64_t *Span = CullSpan; // each node's winner's span
   auto spanOf = [&](uint32_t I) {
     if (Prev[I] == None || Next[I] == None ||
         Snaps[I].Kind == SnapshotKind::Peak)
@@ -222,35 +222,37 @@ int64_t SnapshotEngine::cull() {
     return uint64_t(Snaps[Next[I]].Time - Snaps[Prev[I]].Time);
   };
   auto play = [&](uint32_t Node) {
+    uint64_t LS = Span[2 * Node], RS = Span[2 * Node + 1];
     uint32_t L = Win[2 * Node], R = Win[2 * Node + 1];
-    Win[Node] = Span[R] < Span[L] ? R : L;
+    bool Right = RS < LS;
+    Win[Node] = Right ? R : L;
+    Span[Node] = Right ? RS : LS;
   };
 
   for (uint32_t I = 0; I < Max; ++I) {
     Prev[I] = I ? I - 1 : None;
     Next[I] = I + 1 < Max ? I + 1 : None;
   }
-  for (uint32_t I = 0; I < Max; ++I)
-    Span[I] = spanOf(I);
-  Span[Max] = NoSpan;
-  for (uint32_t I = 0; I < Leaves; ++I)
-    Win[Leaves + I] = I < Max ? I : Max;
+  for (uint32_t I = 0; I < Leaves; ++I) {
+    Win[Leaves + I] = I;
+    Span[Leaves + I] = I < Max ? spanOf(I) : NoSpan;
+  }
   for (uint32_t Node = Leaves - 1; Node; --Node)
     play(Node);
 
   for (uint32_t Deleted = 0; Deleted < Max / 2; ++Deleted) {
-    uint32_t J = Win[1];
-    if (Span[J] == NoSpan)
+    if (Span[1] == NoSpan)
       break; // nothing left to cull
+    uint32_t J = Win[1];
     uint32_t P = Prev[J], N = Next[J];
     release(Snaps[J]);
     ++NumCulled;
     Next[P] = N;
     Prev[N] = P;
     Prev[J] = Next[J] = None;
-    Span[J] = NoSpan;
-    Span[P] = spanOf(P);
-    Span[N] = spanOf(N);
+    Span[Leaves + J] = NoSpan;
+    Span[Leaves + P] = spanOf(P);
+    Span[Leaves + N] = spanOf(N);
     // Replay the matches above the three leaves, each once: P < J < N, so
     // the paths meet in order and a node shared with the path left of it
     // is played only there.

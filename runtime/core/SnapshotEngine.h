@@ -141,8 +141,8 @@ private:
   uint64_t PeakLimitB = 0; ///< PeakTotalB plus the allowed inaccuracy
   uint64_t NumCulled = 0;
   /// cull's working memory: the alive list's links (Max entries each),
-  /// the spans (Max + 1) and the tournament tree (2 * Leaves), Leaves
-  /// being the least power of two not below Max.
+  /// and the tournament tree (2 * Leaves nodes, each a winner's position
+  /// and span), Leaves being the least power of two not below Max.
   uint32_t *CullPrev = nullptr, *CullNext = nullptr, *CullWin = nullptr;
   uint64_t *CullSpan = nullptr;
   uint32_t Leaves = 1;
