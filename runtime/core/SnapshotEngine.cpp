@@ -66,7 +66,7 @@ ValueChunk *SnapshotEngine::newChunk() {
   else
     C = allocArray<ValueChunk>(A, 1);
   if (C)
-    C->Refs = 0;
+    C->Refs = 1; // Latest's
   return C;
 }
 
@@ -116,7 +116,7 @@ bool SnapshotEngine::freeze(Snapshot &S, const LiveValues &V) {
     return false;
   for (uint32_t K = 0; K < NumChunks; ++K) {
     ValueChunk *C = K < NumLatest ? Latest[K] : nullptr;
-    if (!C || !V.Dirty || V.Dirty[K]) {
+    if (!C || V.Dirty[K]) {
       // Changed since its latest copy (or never copied): copy it whole;
       // the entries past N are zero, and stay zero until one is created
       // and changed, which sets the flag.
@@ -127,17 +127,12 @@ bool SnapshotEngine::freeze(Snapshot &S, const LiveValues &V) {
         freeArray(A, Table, TableCap);
         return false;
       }
-      if (V.Values)
-        memcpy(Copy->V, V.Values + (size_t(K) << ValueChunkBits),
-               sizeof(Copy->V));
-      else
-        memset(Copy->V, 0, sizeof(Copy->V));
-      Copy->Refs = 1; // Latest's
+      memcpy(Copy->V, V.Values + (size_t(K) << ValueChunkBits),
+             sizeof(Copy->V));
       if (C)
         unref(C);
       C = Latest[K] = Copy;
-      if (V.Dirty)
-        V.Dirty[K] = 0;
+      V.Dirty[K] = 0;
     }
     ++C->Refs;
     Table[K] = C;
@@ -249,7 +244,6 @@ int64_t SnapshotEngine::cull() {
     ++NumCulled;
     Next[P] = N;
     Prev[N] = P;
-    Prev[J] = Next[J] = None;
     Span[Leaves + J] = NoSpan;
     Span[Leaves + P] = spanOf(P);
     Span[Leaves + N] = spanOf(N);

@@ -121,7 +121,8 @@ private:
   void release(Snapshot &S);
   /// Freezes V into S's chunk table; false when memory is exhausted.
   bool freeze(Snapshot &S, const LiveValues &V);
-  /// A chunk to copy into, its count at zero; null when memory is out.
+  /// A chunk to copy into, counted once (for Latest); null when memory is
+  /// out.
   ValueChunk *newChunk();
   void unref(ValueChunk *C);
   /// A table of at least N chunk pointers, a spare one if big enough.
