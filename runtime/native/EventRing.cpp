@@ -32,7 +32,8 @@
 using namespace massif;
 using namespace massif::native;
 
-namespace {
+namespace massif {
+namespace native {
 
 /// EventFreeApplied: a free the model applied, its block for the owner to
 /// release (a parked free's block is released by whoever unparks it).
@@ -64,9 +65,15 @@ struct Ring {
   Event Slots[RingCap];
 };
 
+__thread Ring *MyRing __attribute__((tls_model("initial-exec"))) = nullptr;
+
+} // namespace native
+} // namespace massif
+
+namespace {
+
 Ring *Rings = nullptr; // every thread's ring (model lock)
 
-__thread Ring *MyRing __attribute__((tls_model("initial-exec"))) = nullptr;
 /// The thread's ring was retired at its end: apply events directly.
 __thread bool RingRetired __attribute__((tls_model("initial-exec"))) = false;
 
@@ -343,7 +350,7 @@ uint8_t alignCode(size_t AlignB) {
 
 } // namespace
 
-bool native::ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
+bool native::ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
   Ring *R = ringForEvent();
   if (!R)
     return false;
@@ -358,7 +365,7 @@ bool native::ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
 /// returning now, not when the ring is next applied.
 constexpr size_t HoldMaxB = 64 * 1024;
 
-bool native::ringFree(void *P) {
+bool native::ringFreeSlow(void *P) {
   Ring *R = ringForEvent();
   if (!R || libcUsableSize(P) >= HoldMaxB)
     return false;
@@ -368,11 +375,10 @@ bool native::ringFree(void *P) {
   return true;
 }
 
-void native::applyOwnRing() {
-  if (Ring *R = MyRing) {
-    applyRing(*R, true);
-    settle(*R);
-  }
+void native::applyOwnRingSlow() {
+  Ring *R = MyRing;
+  applyRing(*R, true);
+  settle(*R);
 }
 
 void native::applyAllRings() {

@@ -45,6 +45,7 @@
 #define MASSIF_NATIVE_EVENTRING_H
 
 #include "Base.h"
+#include "Lock.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,19 +53,42 @@
 namespace massif {
 namespace native {
 
+struct Ring;
+
+/// The calling thread's ring: null until its first event once the process
+/// has threads, and again after its end.
+extern __thread Ring *MyRing __attribute__((visibility("hidden")))
+__attribute__((tls_model("initial-exec")));
+
+/// Whether the calling thread's events may go through a ring. While the
+/// process has had one thread only, no ring exists and events are applied
+/// directly: the common case costs two loads, not a call.
+inline bool mayUseRing() {
+  return MyRing || !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+}
+
+bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
+bool ringFreeSlow(void *P);
+void applyOwnRingSlow();
+
 /// Appends an allocation to the calling thread's ring. False when the
 /// process has one thread (or the thread has no ring): apply it directly.
 /// Inside an event.
-bool ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack);
+inline bool ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
+  return mayUseRing() && ringAllocSlow(P, ReqB, AlignB, Stack);
+}
 
 /// Appends a free of a glibc block to the calling thread's ring; the ring
 /// releases the memory once the model has applied the free. False when the
 /// free must be applied, and the memory released, directly. Inside an
 /// event.
-bool ringFree(void *P);
+inline bool ringFree(void *P) { return mayUseRing() && ringFreeSlow(P); }
 
 /// Applies the calling thread's ring. Model lock held.
-void applyOwnRing();
+inline void applyOwnRing() {
+  if (MyRing)
+    applyOwnRingSlow();
+}
 
 /// Applies every thread's ring, and releases parked frees that no ring
 /// holds an allocation for. Model lock held.
