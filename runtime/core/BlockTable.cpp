@@ -21,8 +21,16 @@ bool BlockTable::init(const Allocator &Alloc) {
 }
 
 void BlockTable::discard() {
-  for (uint64_t I = 0; Top && I < NumLeaves; ++I)
-    freeArray(A, Top[I], Top[I] ? SlotsPerLeaf : 0);
+  // The leaves made, when they were few enough to list: the array of all
+  // their pointers is 4 MiB, and scanning it cost a miss per 8 of them.
+  if (NumMade <= MaxListed) {
+    for (uint32_t I = 0; Top && I < NumMade; ++I)
+      freeArray(A, Top[Made[I]], SlotsPerLeaf);
+  } else {
+    for (uint64_t I = 0; Top && I < NumLeaves; ++I)
+      freeArray(A, Top[I], Top[I] ? SlotsPerLeaf : 0);
+  }
+  NumMade = 0;
   freeArray(A, Top, Top ? NumLeaves : 0);
   Top = nullptr;
   DirectLive = 0;
@@ -34,6 +42,9 @@ uint32_t *BlockTable::newLeaf(uint64_t Addr) {
   if (!Leaf)
     return nullptr; // every record of this leaf goes to the hash
   Top[Addr >> LeafBits] = Leaf;
+  if (NumMade < MaxListed)
+    Made[NumMade] = uint32_t(Addr >> LeafBits);
+  ++NumMade;
   return &Leaf[(Addr >> GranuleBits) & (SlotsPerLeaf - 1)];
 }
 

@@ -123,6 +123,9 @@ private:
 
   Allocator A{};
   uint32_t **Top = nullptr; ///< NumLeaves leaf pointers
+  static constexpr uint32_t MaxListed = 32;
+  uint32_t Made[MaxListed] = {}; ///< the indices in Top of the leaves made
+  uint32_t NumMade = 0;
   uint64_t DirectLive = 0;
   AddressHash Others;
 };

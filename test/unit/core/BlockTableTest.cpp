@@ -128,6 +128,23 @@ TEST(BlockTable, CostsFourBytesPer32BytesOfHeap) {
   EXPECT_LE(double(Memory.residentB() - Base) / double(2 * N), 4.2);
 }
 
+TEST(BlockTable, DiscardGivesBackEveryLeaf) {
+  // A few leaves are listed as they are made; past the list, discard scans
+  // the whole array of leaf pointers. Both must give back everything.
+  for (uint64_t NumLeaves : {1u, 3u, 32u, 33u, 70u}) {
+    CountingAllocator Memory;
+    BlockTable T;
+    ASSERT_TRUE(T.init(Memory.get()));
+    int64_t Empty = Memory.LiveB;
+    for (uint64_t L = 0; L < NumLeaves; ++L)
+      ASSERT_TRUE(T.insert(0x555555554000ull + (L << BlockTable::LeafBits),
+                           uint32_t(L + 1)));
+    EXPECT_GT(Memory.LiveB, Empty);
+    T.discard();
+    EXPECT_EQ(Memory.LiveB, 0) << NumLeaves << " leaves";
+  }
+}
+
 } // namespace
 } // namespace test
 } // namespace massif
