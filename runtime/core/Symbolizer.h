@@ -42,6 +42,11 @@ struct Symbolizer {
   /// Optional: the address to print for Pc, where the engine's process is
   /// laid out otherwise than Valgrind lays it out. When null, Pc itself.
   uint64_t (*PrintedAddress)(void *Ctx, uint64_t Pc) = nullptr;
+  /// Optional: addresses Describe may be asked about next, in batches, in
+  /// no particular order, before the first of those calls. Only a hint: a
+  /// symbolizer that reads debug information forward can read it once, in
+  /// its own order, instead of in the order the trees are printed.
+  void (*Prepare)(void *Ctx, const uint64_t *Pcs, uint32_t NumPcs) = nullptr;
 };
 
 } // namespace massif

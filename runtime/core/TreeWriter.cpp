@@ -72,7 +72,30 @@ bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
         return L.Ips[I] < R.Ips[I];
     return L.NumIps < R.NumIps;
   });
+  if (Sym.Prepare)
+    prepareSymbolizer();
   return true;
+}
+
+void TreeWriter::prepareSymbolizer() {
+  // Every frame an entry may print, in batches; a frame the entry before
+  // has at the same depth (sorted, they share their prefixes) is left out.
+  uint64_t Batch[256];
+  uint32_t N = 0;
+  for (uint32_t I = 0; I < NumOrder; ++I) {
+    const Sorted &O = Order[I];
+    for (uint32_t D = 0; D < O.NumIps; ++D) {
+      if (I > 0 && D < Order[I - 1].NumIps && Order[I - 1].Ips[D] == O.Ips[D])
+        continue;
+      if (N == sizeof(Batch) / sizeof(Batch[0])) {
+        Sym.Prepare(Sym.Ctx, Batch, N);
+        N = 0;
+      }
+      Batch[N++] = O.Ips[D];
+    }
+  }
+  if (N)
+    Sym.Prepare(Sym.Ctx, Batch, N);
 }
 
 uint64_t TreeWriter::select(const Snapshot &S) {

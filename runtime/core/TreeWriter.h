@@ -75,6 +75,8 @@ private:
   void emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
                  const Group &G);
   void putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F);
+  /// Gives the symbolizer every address the trees may print.
+  void prepareSymbolizer();
 
   Allocator A;
   Symbolizer Sym;

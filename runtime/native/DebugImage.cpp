@@ -117,8 +117,12 @@ struct massif::native::DebugImage {
   uint64_t LoadVaddr = 0;
   Section Secs[NumSecs] = {};
   ReadBuffers Bufs = {}; ///< shared by the sections' readers
+  const void *InOwner = nullptr; ///< the reader whose input Bufs.In holds
   ArenaVector<Unit> Units; ///< sorted by Orig
   bool ArangesRead = false, Failed = false;
+  /// While a batch of units loads, the strings they refer to, filled once
+  /// at the end in one pass (units share strings, in no order).
+  Refs *DeferredStrings = nullptr;
   Elf *E = nullptr;
   Dwarf *Dw = nullptr;
 
@@ -127,6 +131,7 @@ struct massif::native::DebugImage {
   template <typename SizeFn> int64_t fillSized(SecId S, uint64_t Off, SizeFn SizeOf);
   bool loadUnit(uint64_t Orig, Unit &Out);
   bool loadRefs(const UnitHeader &H, Refs &R);
+  bool loadStrings(Refs &R);
   bool reopen();
 };
 
@@ -188,6 +193,18 @@ bool DebugImage::loadRefs(const UnitHeader &H, Refs &R) {
           return rangeListSize(P, B, H.Version, H.AddrB);
         }) < 0)
       return false;
+  if (!DeferredStrings)
+    return loadStrings(R);
+  const RefKind StrKinds[2] = {RefKind::Str, RefKind::LineStr};
+  for (RefKind K : StrKinds)
+    for (size_t I = 0; I < R.Of[int(K)].Count; ++I)
+      if (!DeferredStrings->Of[int(K)].push(R.Of[int(K)].Items[I]))
+        return false;
+  return true;
+}
+
+/// Fills the strings R refers to.
+bool DebugImage::loadStrings(Refs &R) {
   const SecId StrSecs[2] = {Str, LineStr};
   const RefKind StrKinds[2] = {RefKind::Str, RefKind::LineStr};
   for (int K = 0; K < 2; ++K) {
@@ -379,6 +396,7 @@ DebugImage *native::openDebugImage(const char *Path) {
   Img->LoadVaddr = F.LoadVaddr;
   Img->Bufs.In = (uint8_t *)arenaAllocate(ReadBuffers::SizeB);
   Img->Bufs.Skip = (uint8_t *)arenaAllocate(ReadBuffers::SizeB);
+  Img->Bufs.InOwner = &Img->InOwner;
 
   // The ELF header and section headers: the original's identity, only the
   // debug sections, none compressed.
@@ -449,6 +467,13 @@ uint64_t native::imageLoadVaddr(const DebugImage *Img) { return Img->LoadVaddr; 
 
 Dwarf *native::imageDwarf(const DebugImage *Img) { return Img->Dw; }
 
+uint64_t native::imageInflatedBytes(const DebugImage *Img) {
+  uint64_t B = 0;
+  for (const Section &Sec : Img->Secs)
+    B += Sec.Reader.inflatedB();
+  return B;
+}
+
 uint64_t native::imageFilledBytes(const DebugImage *Img) {
   uint64_t B = Img->InfoUsed;
   for (const Section &Sec : Img->Secs)
@@ -457,33 +482,80 @@ uint64_t native::imageFilledBytes(const DebugImage *Img) {
   return B;
 }
 
+namespace {
+
+/// Reads .debug_aranges, once; false when it cannot be read (the image is
+/// then failed).
+bool readAranges(DebugImage &Img) {
+  if (!Img.ArangesRead) {
+    Img.ArangesRead = true;
+    Section &Ar = Img.Secs[Aranges];
+    if (!Img.fillRange(Aranges, 0, Ar.Reader.sizeB()))
+      Img.Failed = true;
+  }
+  return !Img.Failed;
+}
+
+/// The unit at Orig in the file's .debug_info, loaded if it was not yet
+/// (the loaded units stay sorted by Orig); its index in Img.Units. When
+/// Reopen, libdw sees it at once. False when it cannot be loaded (the
+/// image is then failed).
+bool ensureUnit(DebugImage &Img, uint64_t Orig, bool Reopen, size_t &L) {
+  ArenaVector<Unit> &Us = Img.Units;
+  L = Us.partition([&](const Unit &U) { return U.Orig < Orig; });
+  if (L < Us.Count && Us.Items[L].Orig == Orig)
+    return true;
+  Unit U;
+  if (Orig >= Img.Secs[Info].Reader.sizeB() || !Img.loadUnit(Orig, U) ||
+      !Us.push(U) || (Reopen && !Img.reopen())) {
+    Img.Failed = true;
+    return false;
+  }
+  memmove(&Us.Items[L + 1], &Us.Items[L], (Us.Count - 1 - L) * sizeof(Unit));
+  Us.Items[L] = U;
+  return true;
+}
+
+} // namespace
+
 UnitLookup native::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
-  if (Img->Failed)
+  if (Img->Failed || !readAranges(*Img))
     return UnitLookup::Failed;
-  Section &Ar = Img->Secs[Aranges];
-  if (!Img->ArangesRead) {
-    Img->ArangesRead = true;
-    if (!Img->fillRange(Aranges, 0, Ar.Reader.sizeB())) {
-      Img->Failed = true;
-      return UnitLookup::Failed;
-    }
-  }
   uint64_t Orig;
-  if (!unitCovering(Img->region(Aranges), Ar.Reader.sizeB(), Addr, Orig))
+  if (!unitCovering(Img->region(Aranges), Img->Secs[Aranges].Reader.sizeB(),
+                    Addr, Orig))
     return UnitLookup::None;
-  // The loaded units are sorted by their offset in the file.
-  ArenaVector<Unit> &Us = Img->Units;
-  size_t L = Us.partition([&](const Unit &U) { return U.Orig < Orig; });
-  if (L == Us.Count || Us.Items[L].Orig != Orig) {
-    Unit U;
-    if (Orig >= Img->Secs[Info].Reader.sizeB() || !Img->loadUnit(Orig, U) ||
-        !Us.push(U) || !Img->reopen()) {
-      Img->Failed = true;
-      return UnitLookup::Failed;
-    }
-    memmove(&Us.Items[L + 1], &Us.Items[L], (Us.Count - 1 - L) * sizeof(Unit));
-    Us.Items[L] = U;
-  }
-  CuDie = Us.Items[L].New + Us.Items[L].HeaderB;
+  size_t L;
+  if (!ensureUnit(*Img, Orig, /*Reopen=*/true, L))
+    return UnitLookup::Failed;
+  CuDie = Img->Units.Items[L].New + Img->Units.Items[L].HeaderB;
   return UnitLookup::Found;
+}
+
+bool native::loadUnitsFor(DebugImage *Img, ArenaVector<uint64_t> &Addrs) {
+  if (Img->Failed || !readAranges(*Img))
+    return false;
+  // Each address becomes the offset of its unit; sorted, they are loaded
+  // in one pass over every section.
+  size_t N = 0;
+  for (size_t I = 0; I < Addrs.Count; ++I) {
+    uint64_t Orig;
+    if (unitCovering(Img->region(Aranges), Img->Secs[Aranges].Reader.sizeB(),
+                     Addrs.Items[I], Orig))
+      Addrs.Items[N++] = Orig;
+  }
+  Addrs.Count = N;
+  sortUnique(Addrs);
+  size_t Before = Img->Units.Count, L;
+  Refs Strings;
+  Img->DeferredStrings = &Strings;
+  bool Ok = true;
+  for (size_t I = 0; Ok && I < Addrs.Count; ++I)
+    Ok = ensureUnit(*Img, Addrs.Items[I], /*Reopen=*/false, L);
+  Img->DeferredStrings = nullptr;
+  Ok = Ok && Img->loadStrings(Strings);
+  Strings.release();
+  if (!Ok || (Img->Units.Count != Before && !Img->reopen()))
+    Img->Failed = true;
+  return !Img->Failed;
 }

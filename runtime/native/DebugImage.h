@@ -30,6 +30,8 @@
 #ifndef MASSIF_NATIVE_DEBUGIMAGE_H
 #define MASSIF_NATIVE_DEBUGIMAGE_H
 
+#include "Arena.h"
+
 #include <elfutils/libdw.h>
 #include <stdint.h>
 
@@ -55,6 +57,15 @@ enum class UnitLookup { Found, None, Failed };
 /// unit cannot be loaded alone; the image is then of no further use.
 UnitLookup unitFor(DebugImage *Image, uint64_t Addr, Dwarf_Off &CuDie);
 
+/// Loads the units covering Addrs (addresses in the file's own address
+/// space), in the order of the file. A profile describes its addresses in
+/// the order of its trees, and a unit lying behind where a section's
+/// stream has got to starts that stream over from the beginning: glibc's
+/// units for a handful of frames cost 50 MB of reads and 30 ms that way.
+/// Addrs is used up (it ends holding the units' offsets). False when the
+/// image failed; unitFor then says so.
+bool loadUnitsFor(DebugImage *Image, ArenaVector<uint64_t> &Addrs);
+
 /// The DWARF of the units loaded so far, null before the first. Loading a
 /// unit ends the previous handle (and every Dwarf_Die from it) and makes a
 /// new one.
@@ -62,6 +73,10 @@ Dwarf *imageDwarf(const DebugImage *Image);
 
 /// Bytes of the image that hold data (for tests and diagnostics).
 uint64_t imageFilledBytes(const DebugImage *Image);
+
+/// Bytes inflated to fill them, read again after a restart included (for
+/// tests and diagnostics).
+uint64_t imageInflatedBytes(const DebugImage *Image);
 
 } // namespace native
 } // namespace massif

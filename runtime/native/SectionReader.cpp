@@ -52,7 +52,7 @@ bool SectionReader::init(int F, uint64_t FileOff, uint64_t FileB,
   DataOff = FileOff + sizeof(Ch);
   DataB = FileB - sizeof(Ch);
   SizeB = Ch.ch_size;
-  return Bufs.In && Bufs.Skip;
+  return Bufs.In && Bufs.Skip && Bufs.InOwner;
 }
 
 void SectionReader::close() {
@@ -99,6 +99,7 @@ bool SectionReader::inflateInto(uint8_t *Dst, size_t Len) {
       return false;
   }
   Pos += Len;
+  InflatedB += Len;
   return true;
 }
 
@@ -109,14 +110,16 @@ bool SectionReader::read(uint64_t Off, uint8_t *Dst, size_t Len) {
     return preadAll(Fd, Dst, Len, DataOff + Off);
   if ((!Stream || Off < Pos) && !restart())
     return false;
+  // The shared input buffer holds another reader's input: read ours again.
+  if (*Bufs.InOwner != this)
+    ((z_stream *)Stream)->avail_in = 0;
+  *Bufs.InOwner = this;
   bool Ok = true;
   while (Ok && Pos < Off) {
     uint64_t Skip = Off - Pos;
     Ok = inflateInto(Bufs.Skip, Skip < BufB ? size_t(Skip) : BufB);
   }
   Ok = Ok && inflateInto(Dst, Len);
-  // The input left over goes back to the file: the buffer is shared.
-  ((z_stream *)Stream)->avail_in = 0;
   if (!Ok)
     Pos = ~uint64_t(0); // the next read starts over
   return Ok;

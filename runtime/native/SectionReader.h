@@ -8,8 +8,9 @@
 // increasing order of offset; a read behind the stream's position starts
 // it again from the beginning. Memory: the stream's state (zlib's 32 KiB
 // window and its tables), whatever the section's size; the buffers a read
-// uses are the caller's, and hold nothing between reads, so the readers of
-// one file can share them.
+// uses are the caller's, so the readers of one file can share them: the
+// input left after a read stays usable until another reader takes the
+// buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,10 @@ namespace native {
 struct ReadBuffers {
   static constexpr size_t SizeB = 32768;
   uint8_t *In, *Skip; ///< SizeB bytes each
+  /// Where the readers sharing In note which of them its input belongs
+  /// to: a reader whose input is still there goes on with it instead of
+  /// reading it from the file again.
+  const void **InOwner;
 };
 
 class SectionReader {
@@ -40,6 +45,9 @@ public:
   uint64_t sizeB() const { return SizeB; }
   /// Copies bytes [Off, Off + Len) of the contents to Dst.
   bool read(uint64_t Off, uint8_t *Dst, size_t Len);
+  /// Bytes inflated so far, skipped ones and those read again after a
+  /// restart included (for tests and diagnostics).
+  uint64_t inflatedB() const { return InflatedB; }
 
 private:
   bool restart();
@@ -52,6 +60,7 @@ private:
   void *Stream = nullptr; ///< z_stream, when started
   uint64_t InPos = 0;     ///< raw bytes inflate has consumed
   uint64_t Pos = 0;       ///< contents produced so far
+  uint64_t InflatedB = 0;
   ReadBuffers Bufs = {};
 };
 

@@ -305,7 +305,9 @@ uint32_t callLine(Dwarf_Die *Inlined) {
 struct ModuleData {
   SymbolTable *Symbols;
   bool DwarfOpened;
+  bool ImageTried;   ///< openImage was called
   DebugImage *Image; ///< compressed DWARF, loaded unit by unit; or null
+  ArenaVector<uint64_t> Pending; ///< Image's addresses to load units for
   DebugIndex *Debug;
   Dwarf *Dw;
   Dwarf_Addr Bias;
@@ -346,6 +348,7 @@ uint64_t firstLoadVaddr(Elf *E) {
 /// debug file libdwfl found for the symbols, else the object itself) has
 /// compressed sections that can be loaded unit by unit.
 bool openImage(Dwfl_Module *Mod, ModuleData &M) {
+  M.ImageTried = true;
   GElf_Addr MainBias;
   Elf *Main = dwfl_module_getelf(Mod, &MainBias);
   const char *MainFile = nullptr, *DebugFile = nullptr;
@@ -373,8 +376,15 @@ void openDwarf(Dwfl_Module *Mod, ModuleData &M) {
   if (M.DwarfOpened)
     return;
   M.DwarfOpened = true;
-  if (!openImage(Mod, M))
+  if (!(M.ImageTried ? M.Image != nullptr : openImage(Mod, M)))
     openWholeDwarf(Mod, M);
+}
+
+/// Loads the units of the addresses prepare noted, in file order.
+void loadPendingUnits(ModuleData &M) {
+  if (M.Image && M.Pending.Count)
+    loadUnitsFor(M.Image, M.Pending); // on failure, unitFor says so
+  M.Pending.release();
 }
 
 /// The compile unit of Pc from the module's DebugImage, loading it if
@@ -472,6 +482,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   if (!M)
     return 1;
   openDwarf(Mod, *M);
+  loadPendingUnits(*M);
   const char *Object = M->Object;
   const char *RealName = symbolName(*M, Pc);
 
@@ -658,8 +669,24 @@ uint64_t printedAddress(void *, uint64_t Pc) {
   return Pc;
 }
 
+/// Notes the addresses of modules whose DWARF is read unit by unit
+/// (DebugImage.h), whose units then load in file order at the next
+/// describe. Other modules' DWARF is not opened here.
+void prepare(void *, const uint64_t *Pcs, uint32_t NumPcs) {
+  for (uint32_t I = 0; I < NumPcs; ++I) {
+    Dwfl_Module *Mod = moduleOf(Pcs[I]);
+    ModuleData *M = Mod ? moduleData(Mod) : nullptr;
+    if (!M)
+      continue;
+    if (!M->DwarfOpened && !M->ImageTried && openImage(Mod, *M))
+      M->DwarfOpened = true;
+    if (M->Image)
+      M->Pending.push(Pcs[I] - M->Bias);
+  }
+}
+
 const Symbolizer TheSymbolizer = {describe, nullptr, functionName,
-                                  printedAddress};
+                                  printedAddress, prepare};
 
 using DemangleFn = char *(*)(const char *, char *, size_t *, int *);
 

@@ -89,12 +89,23 @@ Sink StringSink::get() {
               this};
 }
 
-Symbolizer FakeSymbolizer::get() { return Symbolizer{describe, this}; }
+Symbolizer FakeSymbolizer::get() {
+  Symbolizer S{describe, this};
+  S.Prepare = prepare;
+  return S;
+}
+
+void FakeSymbolizer::prepare(void *Ctx, const uint64_t *Pcs, uint32_t NumPcs) {
+  auto *Self = static_cast<FakeSymbolizer *>(Ctx);
+  Self->Prepared.insert(Pcs, Pcs + NumPcs);
+}
 
 uint32_t FakeSymbolizer::describe(void *Ctx, uint64_t Pc, FrameInfo *Out,
                                   uint32_t Max) {
   auto *Self = static_cast<FakeSymbolizer *>(Ctx);
   ++Self->Calls;
+  if (!Self->Prepared.empty() && !Self->Prepared.count(Pc))
+    ++Self->UnpreparedCalls;
   if (Max == 0)
     return 0;
   auto It = Self->Table.find(Pc);

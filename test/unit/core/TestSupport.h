@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -71,10 +72,15 @@ public:
   Symbolizer get();
   /// How many times Describe was called.
   uint64_t Calls = 0;
+  /// The addresses Prepare gave, and the Describe calls, once Prepare was
+  /// first called, for an address it had not given.
+  std::set<uint64_t> Prepared;
+  uint64_t UnpreparedCalls = 0;
 
 private:
   static uint32_t describe(void *Ctx, uint64_t Pc, FrameInfo *Out,
                            uint32_t Max);
+  static void prepare(void *Ctx, const uint64_t *Pcs, uint32_t NumPcs);
   std::map<uint64_t, std::vector<FakeFrame>> Table;
 };
 

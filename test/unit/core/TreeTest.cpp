@@ -111,6 +111,27 @@ TEST(Tree, AggregatesBelowTheThreshold) {
                 " n0: 32 in 3 places, all below massif's threshold (1.00%)\n");
 }
 
+TEST(Tree, TheSymbolizerHearsOfEveryPrintedAddressFirst) {
+  // Entries that share prefixes and part ways at several depths, over
+  // several detailed snapshots: every address a tree prints was given to
+  // Prepare before the trees were printed.
+  TreeRig R("--threshold=0");
+  for (uint64_t Pc = 0x10; Pc < 0x40; ++Pc)
+    R.Sym.add(Pc, "f" + std::to_string(Pc), "t.c", uint32_t(Pc));
+  R.alloc({0x10, 0x20, 0x30}, 100);
+  R.alloc({0x10, 0x20, 0x31}, 50);
+  R.alloc({0x10, 0x21}, 25);
+  R.alloc({0x11, 0x20, 0x30}, 12);
+  R.alloc({0x12}, 6);
+  std::string Text = R.write();
+  EXPECT_NE(Text.find("0x31: f49"), std::string::npos);
+  EXPECT_FALSE(R.Sym.Prepared.empty());
+  EXPECT_EQ(R.Sym.UnpreparedCalls, 0u);
+  // Shared prefixes are given once: nothing beyond the frames used.
+  for (uint64_t Pc : R.Sym.Prepared)
+    EXPECT_TRUE((Pc >= 0x10 && Pc < 0x40) || Pc == 0x500) << std::hex << Pc;
+}
+
 TEST(Tree, AnAggregatePrecedesARealGroupOfTheSameTotal) {
   TreeRig R("--threshold=10");
   for (uint64_t Pc = 0x10; Pc < 0x15; ++Pc)

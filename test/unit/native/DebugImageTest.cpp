@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,57 @@ TEST_F(DebugImageLibc, DescribesAddressesAsTheWholeFileDoes) {
   EXPECT_GT(WithLines, 250u);
   EXPECT_GT(WithInlines, 10u);
   closeDebugImage(Image);
+}
+
+TEST_F(DebugImageLibc, LoadsTheUnitsOfScatteredAddressesInOnePass) {
+  // A profile's addresses come in the order of its trees. One by one, a
+  // unit lying behind a section's stream starts the stream over; given
+  // all at once, the units load in file order and every stream passes
+  // once, with the same units described the same.
+  std::vector<Dwarf_Addr> Addrs;
+  WholeDwarf Whole(Path);
+  ASSERT_NE(Whole.Dw, nullptr);
+  Dwarf_Aranges *Ranges;
+  size_t NumRanges;
+  ASSERT_EQ(dwarf_getaranges(Whole.Dw, &Ranges, &NumRanges), 0);
+  for (size_t I = 0; I < NumRanges; I += NumRanges / 40) {
+    Dwarf_Addr Start;
+    Dwarf_Word Length;
+    Dwarf_Off Unit;
+    ASSERT_EQ(dwarf_getarangeinfo(dwarf_onearange(Ranges, I), &Start, &Length,
+                                  &Unit), 0);
+    Addrs.push_back(Start + Length / 2);
+  }
+  std::reverse(Addrs.begin(), Addrs.end()); // the worst order for streams
+
+  DebugImage *OneByOne = openDebugImage(Path.c_str());
+  DebugImage *Batch = openDebugImage(Path.c_str());
+  ASSERT_NE(OneByOne, nullptr);
+  ASSERT_NE(Batch, nullptr);
+  ArenaVector<uint64_t> Pending;
+  for (Dwarf_Addr A : Addrs)
+    ASSERT_TRUE(Pending.push(A));
+  ASSERT_TRUE(loadUnitsFor(Batch, Pending));
+  Pending.release();
+  uint64_t BatchB = imageInflatedBytes(Batch);
+
+  for (Dwarf_Addr A : Addrs) {
+    Dwarf_Off OffOne = 0, OffBatch = 0;
+    ASSERT_EQ(unitFor(OneByOne, A, OffOne), UnitLookup::Found);
+    ASSERT_EQ(unitFor(Batch, A, OffBatch), UnitLookup::Found);
+    Dwarf_Die CuOne, CuBatch;
+    ASSERT_NE(dwarf_offdie(imageDwarf(OneByOne), OffOne, &CuOne), nullptr);
+    ASSERT_NE(dwarf_offdie(imageDwarf(Batch), OffBatch, &CuBatch), nullptr);
+    EXPECT_EQ(describe(&CuBatch, A), describe(&CuOne, A)) << std::hex << A;
+  }
+  // Nothing more was inflated for the lookups: the batch had every unit.
+  EXPECT_EQ(imageInflatedBytes(Batch), BatchB);
+  EXPECT_EQ(imageFilledBytes(Batch), imageFilledBytes(OneByOne));
+  // One pass: at most each section's size; one by one, many passes.
+  EXPECT_LT(BatchB, 12u * 1024 * 1024);
+  EXPECT_GT(imageInflatedBytes(OneByOne), 4 * BatchB);
+  closeDebugImage(OneByOne);
+  closeDebugImage(Batch);
 }
 
 TEST_F(DebugImageLibc, LoadsOneUnitForFarLessThanTheWholeDwarf) {
