@@ -61,7 +61,7 @@ UnitLookup unitFor(DebugImage *Image, uint64_t Addr, Dwarf_Off &CuDie);
 /// space), in the order of the file. A profile describes its addresses in
 /// the order of its trees, and a unit lying behind where a section's
 /// stream has got to starts that stream over from the beginning: glibc's
-/// units for a handful of frames cost 50 MB of reads and 30 ms that way.
+/// units for a handful of frames cost 54 MB of reads and 20 ms that way.
 /// Addrs is used up (it ends holding the units' offsets). False when the
 /// image failed; unitFor then says so.
 bool loadUnitsFor(DebugImage *Image, ArenaVector<uint64_t> &Addrs);
