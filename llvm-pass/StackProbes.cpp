@@ -75,12 +75,13 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #if LLVM_VERSION_MAJOR >= 16
 #include "llvm/TargetParser/Triple.h"
@@ -99,14 +100,6 @@ static cl::opt<bool> StackProbes(
 bool massif::stackProbesRequested() { return StackProbes; }
 
 namespace {
-
-/// The runtime's per-thread flag, or null if \p M has the name for
-/// something else.
-GlobalVariable *getOrDeclareFlag(Module &M) {
-  return massif::getOrDeclareRuntimeTLS(M, MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL,
-                                        Type::getInt8Ty(M.getContext()),
-                                        Align(1));
-}
 
 /// Where the exit probe for \p Ret goes: before a tail call that ends the
 /// block (and the bitcast of its result, if any), else before \p Ret.
@@ -139,55 +132,102 @@ Instruction *exitProbePoint(ReturnInst *Ret) {
   return Ret;
 }
 
+/// The bytes of a sled: a six-byte no-op, which the runtime overwrites with
+/// "call *slot(%rip)" (ff 15 and a 32-bit displacement) when --stacks=yes
+/// asks for the probes.
+constexpr char SledBytes[] = ".byte 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00";
+
 class Prober {
 public:
-  Prober(Module &M, GlobalVariable *Flag) : M(M), Flag(Flag) {
+  explicit Prober(Module &M) : M(M) {
     LLVMContext &Ctx = M.getContext();
     PtrTy = massif::compat::bytePtrTy(Ctx);
-    Type *Void = Type::getVoidTy(Ctx);
-    Enter = hook("__massif_stack_enter",
-                 FunctionType::get(Void, {PtrTy, PtrTy}, false));
-    Leave = hook("__massif_stack_leave",
-                 FunctionType::get(Void, {PtrTy, PtrTy}, false));
-    Unlikely = MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
+    EnterSlot = slot(MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL,
+                     MASSIF_ABI_STACK_SLED_ENTER_SYMBOL);
+    LeaveSlot = slot(MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL,
+                     MASSIF_ABI_STACK_SLED_LEAVE_SYMBOL);
   }
 
-  /// Inserts, before \p IP, "if (flag) enter(sp, caller's sp)" or, AtExit,
-  /// the same with leave; in an optnone (-O0) function, an unconditional
-  /// call to the hook, which tests the flag itself.
+  /// Inserts a sled before \p IP, listed in the sleds' section with the
+  /// slot it calls through once patched. The frame address it takes keeps
+  /// it inside the frame: shrink-wrapping may not move the prologue below
+  /// it nor the epilogue above it. Like the probe's call it stands for, it
+  /// may clobber R11 (preserve_all's scratch) and the flags.
   void probe(Instruction *IP, bool AtExit) {
     IRBuilder<> B(IP);
-    if (!IP->getFunction()->hasOptNone()) {
-      Value *On = B.CreateLoad(B.getInt8Ty(),
-                               massif::compat::threadLocalAddress(B, Flag));
-      Value *Cond = B.CreateICmpNE(On, B.getInt8(0));
-      Instruction *Then =
-          SplitBlockAndInsertIfThen(Cond, IP, /*Unreachable=*/false, Unlikely);
-      B.SetInsertPoint(Then);
-    }
-    Value *SP = massif::compat::stackSave(B);
-    if (SP->getType() != PtrTy)
-      SP = B.CreatePointerCast(SP, PtrTy);
-    Function *RA = Intrinsic::getDeclaration(
-        &M, Intrinsic::addressofreturnaddress, {PtrTy});
-    Value *CallerSP = B.CreateConstGEP1_64(B.getInt8Ty(), B.CreateCall(RA), 8);
-    B.CreateCall(AtExit ? Leave : Enter, {SP, CallerSP})
-        ->setCallingConv(CallingConv::PreserveAll);
+    Function *FrameAddress =
+        Intrinsic::getDeclaration(&M, Intrinsic::frameaddress, {PtrTy});
+    Value *Frame = B.CreateCall(FrameAddress, {B.getInt32(0)});
+    std::string Asm = std::string("1: ") + SledBytes +
+                      "\n\t.pushsection " MASSIF_ABI_STACK_SLEDS_SECTION
+                      ",\"a\",@progbits\n\t.p2align 2\n\t.long 1b - .\n\t.long " +
+                      (AtExit ? MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL
+                              : MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL) +
+                      " - .\n\t.popsection";
+    InlineAsm *Sled = InlineAsm::get(
+        FunctionType::get(B.getVoidTy(), {PtrTy}, false), Asm,
+        "r,~{r11},~{dirflag},~{fpsr},~{flags}", /*hasSideEffects=*/true);
+    B.CreateCall(Sled, {Frame});
+  }
+
+  /// Registers the module's sleds with the runtime from a constructor,
+  /// one per image (a comdat); the runtime ignores a range seen before.
+  void registerSleds() {
+    LLVMContext &Ctx = M.getContext();
+    Type *I8 = Type::getInt8Ty(Ctx);
+    auto Bound = [&](StringRef Name) {
+      auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
+      if (!G) {
+        G = new GlobalVariable(M, I8, /*isConstant=*/true,
+                               GlobalValue::ExternalLinkage, nullptr, Name);
+        G->setVisibility(GlobalValue::HiddenVisibility);
+      }
+      return G;
+    };
+    GlobalVariable *Begin = Bound("__start_" MASSIF_ABI_STACK_SLEDS_SECTION);
+    GlobalVariable *End = Bound("__stop_" MASSIF_ABI_STACK_SLEDS_SECTION);
+    FunctionCallee Register = M.getOrInsertFunction(
+        MASSIF_ABI_REGISTER_SLEDS_SYMBOL,
+        FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false));
+    if (M.getFunction(MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL))
+      return;
+    Function *Ctor = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), false),
+        GlobalValue::LinkOnceODRLinkage, MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL,
+        M);
+    Ctor->setVisibility(GlobalValue::HiddenVisibility);
+    Ctor->setComdat(M.getOrInsertComdat(Ctor->getName()));
+    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
+    B.CreateCall(Register, {Begin, End});
+    B.CreateRetVoid();
+    // Before the runtime's start-up constructor (priority 101) turns the
+    // probes on: it patches what is registered by then, and registering
+    // later patches at once.
+    appendToGlobalCtors(M, Ctor, 100, Ctor);
   }
 
 private:
-  FunctionCallee hook(StringRef Name, FunctionType *Ty) {
-    FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
-    if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
-      Fn->setCallingConv(CallingConv::PreserveAll);
-    return Callee;
+  /// The image's slot holding the runtime's hook, one per image.
+  GlobalVariable *slot(StringRef Name, StringRef Hook) {
+    if (auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
+      return G;
+    FunctionCallee HookFn = M.getOrInsertFunction(
+        Hook, FunctionType::get(Type::getVoidTy(M.getContext()), false));
+    auto *G = new GlobalVariable(M, PtrTy, /*isConstant=*/false,
+                                 GlobalValue::LinkOnceODRLinkage,
+                                 ConstantExpr::getPointerCast(
+                                     cast<Constant>(HookFn.getCallee()), PtrTy),
+                                 Name);
+    G->setVisibility(GlobalValue::HiddenVisibility);
+    G->setComdat(M.getOrInsertComdat(Name));
+    // The sleds' section refers to it from assembly only.
+    appendToCompilerUsed(M, {G});
+    return G;
   }
 
   Module &M;
-  GlobalVariable *Flag;
   PointerType *PtrTy;
-  FunctionCallee Enter, Leave;
-  MDNode *Unlikely;
+  GlobalVariable *EnterSlot, *LeaveSlot;
 };
 
 /// The largest static frame of a leaf that goes unprobed.
@@ -233,11 +273,7 @@ bool massif::addStackProbes(Module &M, const FunctionFilter &Filter) {
       Targets.push_back(&F);
   if (Targets.empty())
     return false;
-  GlobalVariable *Flag = getOrDeclareFlag(M);
-  if (!Flag)
-    return false;
-
-  Prober P(M, Flag);
+  Prober P(M);
   for (Function *F : Targets) {
     // Collect first: probing splits blocks.
     SmallVector<Instruction *, 4> Exits;
@@ -247,7 +283,10 @@ bool massif::addStackProbes(Module &M, const FunctionFilter &Filter) {
     P.probe(entryCodePoint(*F), /*AtExit=*/false);
     for (Instruction *IP : Exits)
       P.probe(IP, /*AtExit=*/true);
+    // A patched sled is a call: nothing may live below the stack pointer.
+    F->addFnAttr(Attribute::NoRedZone);
   }
+  P.registerSleds();
   defineLinkedMarker(M, MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL);
   return true;
 }

@@ -121,6 +121,27 @@ extern __thread unsigned char __massif_stack_probes_on;
 /* Defined (link-once, one per image) by every module built with probes. */
 #define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
 
+/* Stack-probe sleds. Each probe is a six-byte no-op listed in the
+ * section MASSIF_ABI_STACK_SLEDS_SECTION as two 32-bit offsets, each from
+ * its own position: to the sled, and to the image's slot (link-once,
+ * hidden) that holds the hook the sled calls once patched. A constructor
+ * (link-once, one per image) registers the section's bounds; with
+ * --stacks=yes the runtime overwrites each sled with "call *slot(%rip)".
+ * (The constructor's name is not the runtime's prefix: a module the pass
+ * has run on is not the runtime.)
+ * The hooks take no arguments: the probed function's stack pointer is
+ * where the call leaves its return address, plus 8; its caller's is its
+ * frame pointer plus 16. They preserve every register but R11 and the
+ * flags, which the sled declares clobbered. */
+#define MASSIF_ABI_STACK_SLEDS_SECTION "__massif_stack_sleds"
+#define MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL "__massif_stack_sled_enter_slot"
+#define MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL "__massif_stack_sled_leave_slot"
+#define MASSIF_ABI_STACK_SLED_ENTER_SYMBOL "__massif_stack_sled_enter"
+#define MASSIF_ABI_STACK_SLED_LEAVE_SYMBOL "__massif_stack_sled_leave"
+#define MASSIF_ABI_REGISTER_SLEDS_SYMBOL "__massif_register_stack_sleds"
+#define MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL "massif.register_stack_sleds"
+void __massif_register_stack_sleds(const void *Begin, const void *End);
+
 /* Defined by the runtime, and weakly by the module that defines main:
  * main's frame address once main has started (set by main itself, see
  * above), else null. */
@@ -131,8 +152,8 @@ extern void *__massif_main_frame;
  * (leave). StackPointer is the function's (below its frame);
  * CallerStackPointer its caller's, the one the caller has after the
  * return (the address of the return address plus 8).
- * Optimised code calls them only while __massif_stack_probes_on is set;
- * -O0 code calls them always, and they do nothing while the flag is
+ * Code built before the sleds below calls them (optimised code only while
+ * __massif_stack_probes_on is set); they do nothing while the flag is
  * clear. They preserve every register (preserve_all), so a probe costs
  * its caller no spill. */
 #if defined(__clang__) && defined(__x86_64__)

@@ -3,11 +3,15 @@
 // Part of massif-native, under the MIT licence.
 //
 // Code built with stack probes (the pass's -massif-stack-probes, on by
-// default in mscc) calls __massif_stack_enter after each function's
-// prologue and __massif_stack_leave before each return, but only in
+// default in mscc) has a sled after each function's prologue and before
+// each return; with --stacks=yes they are patched into calls of
+// __massif_stack_sled_enter and _leave (StackSleds.cpp), which act only in
 // threads whose __massif_stack_probes_on flag is set. The runtime sets the
 // flag when --stacks=yes is given: in the main thread from a constructor,
-// in every other thread before its start routine (Threads.cpp).
+// in every other thread before its start routine (Threads.cpp). Code built
+// by the pass before sleds tests the flag itself and calls
+// __massif_stack_enter and _leave with both stack pointers; those hooks
+// stay.
 //
 // Each thread remembers the stack pointer of its last event. A lower one is
 // growth: Massif adds it and attempts a Normal snapshot. A higher one is a
@@ -44,6 +48,7 @@
 
 #include "Arena.h"
 #include "Runtime.h"
+#include "StackSleds.h"
 #include "Threads.h"
 
 #include "massif/abi.h"
@@ -260,9 +265,9 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
   endProbe(T);
 }
 
-// The hooks themselves. Optimised code tests the flag inline and calls only
-// when it is set; -O0 code calls every time (see llvm-pass/StackProbes.cpp),
-// so the hooks test it again first. Written in assembly because the
+// The hooks themselves. They test the flag first: a sled patched for the
+// process calls them in every thread, and code built before sleds at -O0
+// called them every time. Written in assembly because the
 // compiler saves every register of a preserve_all function before its
 // first test; R11 is the one register preserve_all callers give up.
 #if defined(__x86_64__)
@@ -286,6 +291,51 @@ asm(R"(
 
   massif_probe_hook __massif_stack_enter, massifStackEnterSlow
   massif_probe_hook __massif_stack_leave, massifStackLeaveSlow
+
+  # What a patched sled calls (StackSleds.cpp): no arguments, the stack not
+  # necessarily aligned (the probed function may be a leaf), every register
+  # but R11 and the flags to keep. The probed function's stack pointer is
+  # above the return address; its caller's, 16 above its frame pointer.
+  .macro massif_sled_hook Name, Slow
+  .text
+  .globl \Name
+  .type \Name, @function
+  .p2align 4
+\Name:
+  .cfi_startproc
+  movq __massif_stack_probes_on@gottpoff(%rip), %r11
+  cmpb $0, %fs:(%r11)
+  jne 1f
+  ret
+1:
+  pushq %rdi
+  .cfi_adjust_cfa_offset 8
+  pushq %rsi
+  .cfi_adjust_cfa_offset 8
+  pushq %rbx
+  .cfi_adjust_cfa_offset 8
+  .cfi_offset %rbx, -32
+  leaq 32(%rsp), %rdi
+  leaq 16(%rbp), %rsi
+  movq %rsp, %rbx
+  .cfi_def_cfa_register %rbx
+  andq $-16, %rsp
+  call \Slow
+  movq %rbx, %rsp
+  .cfi_def_cfa_register %rsp
+  popq %rbx
+  .cfi_adjust_cfa_offset -8
+  popq %rsi
+  .cfi_adjust_cfa_offset -8
+  popq %rdi
+  .cfi_adjust_cfa_offset -8
+  ret
+  .cfi_endproc
+  .size \Name, .-\Name
+  .endm
+
+  massif_sled_hook __massif_stack_sled_enter, massifStackEnterSlow
+  massif_sled_hook __massif_stack_sled_leave, massifStackLeaveSlow
 )");
 #else
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
@@ -321,5 +371,6 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
     (void)Ignored;
     return;
   }
+  enableStackSleds();
   startProbes((uintptr_t)__libc_stack_end);
 }

@@ -1,7 +1,6 @@
-; The runtime's thread-locals (the instruction counter, the stack-probe
-; flag) are reached local-exec from code bound for an executable (no PIC
-; level, or a PIE level) and initial-exec from -fPIC code, which may go
-; into a shared library. On x86-64, local-exec code adds to the counter
+; The runtime's thread-local instruction counter is reached local-exec
+; from code bound for an executable (no PIC level, or a PIE level) and
+; initial-exec from -fPIC code, which may go into a shared library. On x86-64, local-exec code adds to the counter
 ; with one inline `addq` at its offset from %fs; elsewhere the add is a
 ; load and a store.
 ;
@@ -16,16 +15,14 @@
 ; RUN:   | %FileCheck %s --check-prefix=ARM
 
 ; EXE-DAG: @__massif_thread_instructions = external thread_local(localexec) global i64, align 8
-; EXE-DAG: @__massif_stack_probes_on = external thread_local(localexec) global i8, align 1
 ; DSO-DAG: @__massif_thread_instructions = external thread_local(initialexec) global i64, align 8
-; DSO-DAG: @__massif_stack_probes_on = external thread_local(initialexec) global i8, align 1
 ; ARM: @__massif_thread_instructions = external thread_local(localexec) global i64, align 8
 
 ; EXE-LABEL: define void @f(
 ; EXE:         call void asm sideeffect "addq $0, %fs:__massif_thread_instructions@tpoff", "re,~{flags},~{dirflag},~{fpsr}"(i64 {{.*}})
 ; EXE-NEXT:    call void @g()
 ; DSO-LABEL: define void @f(
-; DSO-NOT:     asm
+; DSO-NOT:     addq
 ; DSO:         load i64
 ; DSO:         store i64
 ; DSO-NEXT:    call void @g()

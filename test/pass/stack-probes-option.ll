@@ -29,14 +29,12 @@ declare void @g()
 
 define i32 @probed(i32 %a) {
 ; ON-LABEL: define i32 @probed(
-; ON:         call preserve_allcc void @__massif_stack_enter(
+; ON:         __massif_stack_sled_enter_slot - .
 ; ON:         [[N:%.*]] = add i64 0, 6
 ; ON:         call void asm sideeffect "addq {{.*}}(i64 [[N]])
 ; ON-NOT:     add i64
-; ON:         call preserve_allcc void @__massif_stack_leave(
-; ON-NEXT:    br label
-; ON-NOT:     @__massif_stack_{{enter|leave}}(
-; ON:         ret i32 %x
+; ON:         __massif_stack_sled_leave_slot - .
+; ON-NEXT:    ret i32 %x
   %x = add i32 %a, 1
   call void @g()
   ret i32 %x
@@ -44,8 +42,8 @@ define i32 @probed(i32 %a) {
 
 define i32 @maybe_probed(i32 %a) {
 ; ON-LABEL:    define i32 @maybe_probed(
-; ON-ALL:        @__massif_stack_enter(
-; ON-ONLY-NOT:   @__massif_stack_enter(
+; ON-ALL:        __massif_stack_sled_enter_slot - .
+; ON-ONLY-NOT:   __massif_stack_sled_enter_slot - .
 ; ON:            ret i32 %x
   %x = mul i32 %a, 3
   call void @g()
@@ -58,9 +56,9 @@ define i32 @maybe_probed(i32 %a) {
 ; return is inline assembly, not a call.
 define i32 @leaf(i32 %a) {
 ; ON-LABEL:   define i32 @leaf(
-; ON-NOT:       __massif_stack
+; ON-NOT:       __massif_stack_sled
 ; ON-ALL:       call void asm sideeffect "addq
-; ON-NOT:       __massif_stack
+; ON-NOT:       __massif_stack_sled
 ; ON:           ret i32 %x
   %x = mul i32 %a, 5
   ret i32 %x

@@ -1,69 +1,58 @@
-; Stack probes: after the prologue and before each return, a test of the
-; thread's flag and, when set, a call to the runtime, enter or leave, with
-; the stack pointer and the caller's (the address of the return address
-; plus 8). The hook is preserve_all, so the cold call costs the
-; function no register. -O0 (optnone) code calls the hook unconditionally.
-; A small leaf (it calls nothing but intrinsics, and its static frame is
-; at most 256 bytes) is not probed.
-; LLVM 16 and later reach the flag through llvm.threadlocal.address.
+; Stack probes: after the prologue and before each return, a sled: a
+; six-byte no-op, listed in the section __massif_stack_sleds with the
+; image's slot it calls through once the runtime patches it (--stacks=yes).
+; The sled takes the frame address, which keeps it inside the frame, and
+; clobbers what the hook may (R11 and the flags). A probed function gets
+; no red zone: a patched sled is a call. One constructor per image
+; registers the section. A small leaf (it calls nothing but intrinsics,
+; and its static frame is at most 256 bytes) is not probed.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-stack-probes -S %s \
-; RUN:   | %FileCheck %s --check-prefixes=CHECK,LLVM%llvm_major
+; RUN:   | %FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
 
+; CHECK: $massif.register_stack_sleds = comdat any
+; CHECK: $__massif_stack_sled_enter_slot = comdat any
+; CHECK: $__massif_stack_sled_leave_slot = comdat any
 ; CHECK: $__massif_stack_probes_linked = comdat any
-; CHECK: @__massif_stack_probes_on = external thread_local(localexec) global i8, align 1
+; CHECK: @__massif_stack_sled_enter_slot = linkonce_odr hidden global ptr @__massif_stack_sled_enter, comdat
+; CHECK: @__massif_stack_sled_leave_slot = linkonce_odr hidden global ptr @__massif_stack_sled_leave, comdat
+; CHECK: @llvm.compiler.used = appending global [2 x ptr] [ptr @__massif_stack_sled_enter_slot, ptr @__massif_stack_sled_leave_slot], section "llvm.metadata"
+; CHECK: @__start___massif_stack_sleds = external hidden constant i8
+; CHECK: @__stop___massif_stack_sleds = external hidden constant i8
+; CHECK: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 100, ptr @massif.register_stack_sleds, ptr @massif.register_stack_sleds }]
 ; CHECK: @__massif_stack_probes_linked = linkonce_odr constant i8 1, comdat
 ; CHECK: @llvm.used = appending global [1 x ptr] [ptr @__massif_stack_probes_linked], section "llvm.metadata"
+; CHECK-NOT: __massif_stack_probes_on
 
 declare i32 @g(i32)
 declare void @use(ptr)
 
 define i32 @plain(i32 %a) {
 ; CHECK-LABEL: define i32 @plain(
-; LLVM19-NEXT:   [[FA:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM19-NEXT:   [[ON:%.*]] = load i8, ptr [[FA]], align 1
-; LLVM14-NEXT:   [[ON:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
-; CHECK-NEXT:    [[C:%.*]] = icmp ne i8 [[ON]], 0
-; CHECK-NEXT:    br i1 [[C]], label %[[PROBE:.*]], label %[[BODY:.*]], !prof [[UNLIKELY:![0-9]+]]
-; CHECK:       [[PROBE]]:
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
-; CHECK-NEXT:    [[ERA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    [[ECALLER:%.*]] = getelementptr i8, ptr [[ERA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_enter(ptr [[SP]], ptr [[ECALLER]])
-; CHECK-NEXT:    br label %[[BODY]]
-; CHECK:       [[BODY]]:
+; CHECK-SAME:    #[[PROBED:[0-9]+]] {
+; CHECK-NEXT:    [[FA:%.*]] = call ptr @llvm.frameaddress.p0(i32 0)
+; CHECK-NEXT:    call void asm sideeffect "1: .byte 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection __massif_stack_sleds,\22a\22,@progbits\0A\09.p2align 2\0A\09.long 1b - .\0A\09.long __massif_stack_sled_enter_slot - .\0A\09.popsection", "r,~{r11},~{dirflag},~{fpsr},~{flags}"(ptr [[FA]])
 ; CHECK-NEXT:    %x = call i32 @g(i32 %a)
-; LLVM19-NEXT:   [[FA2:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM19-NEXT:   [[ON2:%.*]] = load i8, ptr [[FA2]], align 1
-; LLVM14-NEXT:   [[ON2:%.*]] = load i8, ptr @__massif_stack_probes_on, align 1
-; CHECK-NEXT:    [[C2:%.*]] = icmp ne i8 [[ON2]], 0
-; CHECK-NEXT:    br i1 [[C2]], label %[[XPROBE:.*]], label %[[RET:.*]], !prof [[UNLIKELY]]
-; CHECK:       [[XPROBE]]:
-; CHECK-NEXT:    [[XSP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
-; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_leave(ptr [[XSP]], ptr [[CALLER]])
-; CHECK-NEXT:    br label %[[RET]]
-; CHECK:       [[RET]]:
+; CHECK-NEXT:    [[XFA:%.*]] = call ptr @llvm.frameaddress.p0(i32 0)
+; CHECK-NEXT:    call void asm sideeffect "1: .byte 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00\0A\09.pushsection __massif_stack_sleds,\22a\22,@progbits\0A\09.p2align 2\0A\09.long 1b - .\0A\09.long __massif_stack_sled_leave_slot - .\0A\09.popsection", "r,~{r11},~{dirflag},~{fpsr},~{flags}"(ptr [[XFA]])
 ; CHECK-NEXT:    ret i32 %x
   %x = call i32 @g(i32 %a)
   ret i32 %x
 }
 
-; Static allocas stay in the entry block, before the probe's split, even
-; one that follows other code; so do -O0-style stores of the arguments.
+; The entry sled goes after the static allocas, even one that follows
+; other code, and after -O0-style stores of the arguments.
 define void @allocas(i32 %a) {
 ; CHECK-LABEL: define void @allocas(
 ; CHECK-NEXT:    %slot = alloca i32, align 4
 ; CHECK-NEXT:    store i32 %a, ptr %slot, align 4
 ; CHECK-NEXT:    %buf = alloca [64 x i8], align 1
 ; CHECK-NEXT:    store i32 7, ptr %slot, align 4
-; LLVM19-NEXT:   call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__massif_stack_probes_on)
-; LLVM14-NEXT:   load i8, ptr @__massif_stack_probes_on
-; CHECK:         call preserve_allcc void @__massif_stack_enter(
-; CHECK:         call void @use(ptr %buf)
+; CHECK-NEXT:    call ptr @llvm.frameaddress.p0(i32 0)
+; CHECK-NEXT:    call void asm sideeffect "{{.*}}__massif_stack_sled_enter_slot - .{{.*}}"
+; CHECK-NEXT:    call void @use(ptr %buf)
   %slot = alloca i32
   store i32 %a, ptr %slot
   %buf = alloca [64 x i8]
@@ -76,10 +65,7 @@ define void @allocas(i32 %a) {
 ; A tail-marked call whose result is not returned is not one.
 define i32 @sibling(i32 %a) {
 ; CHECK-LABEL: define i32 @sibling(
-; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
-; CHECK:         call preserve_allcc void @__massif_stack_leave(
-; CHECK-NEXT:    br label %[[TAIL:.*]]
-; CHECK:       [[TAIL]]:
+; CHECK:         call void asm sideeffect "{{.*}}__massif_stack_sled_leave_slot - .{{.*}}"
 ; CHECK-NEXT:    %r = tail call i32 @g(i32 %a)
 ; CHECK-NEXT:    ret i32 %r
   %r = tail call i32 @g(i32 %a)
@@ -89,18 +75,15 @@ define i32 @sibling(i32 %a) {
 define i32 @not_sibling(i32 %a) {
 ; CHECK-LABEL: define i32 @not_sibling(
 ; CHECK:         %r = tail call i32 @g(i32 %a)
-; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
-; CHECK:         ret i32 0
+; CHECK:         call void asm sideeffect "{{.*}}__massif_stack_sled_leave_slot - .{{.*}}"
+; CHECK-NEXT:    ret i32 0
   %r = tail call i32 @g(i32 %a)
   ret i32 0
 }
 
 define i32 @must(i32 %a) {
 ; CHECK-LABEL: define i32 @must(
-; CHECK:         call ptr @llvm.addressofreturnaddress.p0()
-; CHECK:         call preserve_allcc void @__massif_stack_leave(
-; CHECK-NEXT:    br label %[[TAIL:.*]]
-; CHECK:       [[TAIL]]:
+; CHECK:         call void asm sideeffect "{{.*}}__massif_stack_sled_leave_slot - .{{.*}}"
 ; CHECK-NEXT:    %r = musttail call i32 @must(i32 %a)
 ; CHECK-NEXT:    ret i32 %r
   %r = musttail call i32 @must(i32 %a)
@@ -110,9 +93,9 @@ define i32 @must(i32 %a) {
 ; Every return gets its probe.
 define i32 @two_returns(i1 %c) {
 ; CHECK-LABEL: define i32 @two_returns(
-; CHECK:         call preserve_allcc void @__massif_stack_enter(
-; CHECK-COUNT-2: call preserve_allcc void @__massif_stack_leave(
-; CHECK-NOT:     @__massif_stack_{{enter|leave}}(
+; CHECK:         __massif_stack_sled_enter_slot
+; CHECK-COUNT-2: __massif_stack_sled_leave_slot
+; CHECK-NOT:     __massif_stack_sled_{{enter|leave}}_slot
 ; CHECK:         ret i32 2
 entry:
   call void @use(ptr null)
@@ -123,22 +106,17 @@ two:
   ret i32 2
 }
 
-; -O0 code: the hook is called unconditionally (it tests the flag itself),
-; so no value lives across a branch the fast register allocator would
-; spill. The exit probe goes before the load of the return value.
+; -O0 code: the exit probe goes before the load of the return value, so
+; that the value does not live across it.
 define i32 @at_O0(i32 %a) noinline optnone {
 ; CHECK-LABEL: define i32 @at_O0(
 ; CHECK-NEXT:    %retval = alloca i32, align 4
 ; CHECK-NEXT:    store i32 %a, ptr %retval, align 4
-; CHECK-NEXT:    [[SP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
-; CHECK-NEXT:    [[ERA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    [[ECALLER:%.*]] = getelementptr i8, ptr [[ERA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_enter(ptr [[SP]], ptr [[ECALLER]])
+; CHECK-NEXT:    call ptr @llvm.frameaddress.p0(i32 0)
+; CHECK-NEXT:    call void asm sideeffect "{{.*}}__massif_stack_sled_enter_slot - .{{.*}}"
 ; CHECK-NEXT:    call void @use(ptr %retval)
-; CHECK-NEXT:    [[XSP:%.*]] = call ptr @llvm.stacksave{{(.p0)?}}()
-; CHECK-NEXT:    [[RA:%.*]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    [[CALLER:%.*]] = getelementptr i8, ptr [[RA]], i64 8
-; CHECK-NEXT:    call preserve_allcc void @__massif_stack_leave(ptr [[XSP]], ptr [[CALLER]])
+; CHECK-NEXT:    call ptr @llvm.frameaddress.p0(i32 0)
+; CHECK-NEXT:    call void asm sideeffect "{{.*}}__massif_stack_sled_leave_slot - .{{.*}}"
 ; CHECK-NEXT:    %r = load i32, ptr %retval, align 4
 ; CHECK-NEXT:    ret i32 %r
   %retval = alloca i32
@@ -152,8 +130,8 @@ define i32 @at_O0(i32 %a) noinline optnone {
 ; they run. Intrinsics do not count as calls; 256 bytes of locals are
 ; small; a bigger frame, or a dynamic one, is probed.
 define i32 @small_leaf(i32 %a) {
-; CHECK-LABEL: define i32 @small_leaf(
-; CHECK-NOT:     @__massif_stack_{{enter|leave}}(
+; CHECK-LABEL: define i32 @small_leaf(i32 %a) {
+; CHECK-NOT:     __massif_stack_sled
 ; CHECK:         ret i32 %x
   %buf = alloca [256 x i8]
   call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 256, i1 false)
@@ -163,8 +141,9 @@ define i32 @small_leaf(i32 %a) {
 
 define i32 @big_leaf(i32 %a) {
 ; CHECK-LABEL: define i32 @big_leaf(
-; CHECK:         call preserve_allcc void @__massif_stack_enter(
-; CHECK:         call preserve_allcc void @__massif_stack_leave(
+; CHECK-SAME:    #[[PROBED]] {
+; CHECK:         __massif_stack_sled_enter_slot
+; CHECK:         __massif_stack_sled_leave_slot
 ; CHECK:         ret i32 %a
   %buf = alloca [257 x i8]
   call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 257, i1 false)
@@ -173,8 +152,8 @@ define i32 @big_leaf(i32 %a) {
 
 define i32 @dynamic_leaf(i64 %n) {
 ; CHECK-LABEL: define i32 @dynamic_leaf(
-; CHECK:         call preserve_allcc void @__massif_stack_enter(
-; CHECK:         call preserve_allcc void @__massif_stack_leave(
+; CHECK:         __massif_stack_sled_enter_slot
+; CHECK:         __massif_stack_sled_leave_slot
 ; CHECK:         ret i32 0
   %buf = alloca i8, i64 %n
   call void @llvm.memset.p0.i64(ptr %buf, i8 0, i64 %n, i1 false)
@@ -192,6 +171,10 @@ define void @bare() naked {
   unreachable
 }
 
-; CHECK: declare preserve_allcc void @__massif_stack_enter(ptr, ptr)
-; CHECK: declare preserve_allcc void @__massif_stack_leave(ptr, ptr)
-; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
+; CHECK: declare void @__massif_stack_sled_enter()
+; CHECK: declare void @__massif_stack_sled_leave()
+; CHECK: define linkonce_odr hidden void @massif.register_stack_sleds() comdat {
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    call void @__massif_register_stack_sleds(ptr @__start___massif_stack_sleds, ptr @__stop___massif_stack_sleds)
+; CHECK-NEXT:    ret void
+; CHECK: attributes #[[PROBED]] = { noredzone }
