@@ -33,13 +33,12 @@
  * --time-unit=ms only when no linked code defines it.
  *
  * Stack probes (--stacks=yes). When built with probes
- * (-mllvm -massif-stack-probes), each instrumented function, after its
- * prologue and before each return, tests the thread-local flag
- * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL and, only when it is set, calls
- * __massif_stack_enter or __massif_stack_leave (-O0 code calls them
- * without the test). The runtime sets the flag in each thread when
- * --stacks=yes is given. Probed modules define the marker
- * MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
+ * (-mllvm -massif-stack-probes), each instrumented function has a sled
+ * after its prologue and before each return (below), which the runtime
+ * patches into a call of __massif_stack_sled_enter or _leave when
+ * --stacks=yes is given; the hooks act in threads whose flag
+ * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL is set. Probed modules define the
+ * marker MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
  *
  * main's frame. The module that defines main makes it store its frame
  * address into MASSIF_ABI_MAIN_FRAME_SYMBOL as it starts; the runtime's
