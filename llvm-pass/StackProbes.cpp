@@ -72,6 +72,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Comdat.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
@@ -159,8 +160,9 @@ public:
         Intrinsic::getDeclaration(&M, Intrinsic::frameaddress, {PtrTy});
     Value *Frame = B.CreateCall(FrameAddress, {B.getInt32(0)});
     std::string Asm = std::string("1: ") + SledBytes +
-                      "\n\t.pushsection " MASSIF_ABI_STACK_SLEDS_SECTION
-                      ",\"a\",@progbits\n\t.p2align 2\n\t.long 1b - .\n\t.long " +
+                      "\n\t.pushsection " MASSIF_ABI_STACK_SLEDS_SECTION +
+                      sectionFlags(*IP->getFunction()) +
+                      "\n\t.p2align 2\n\t.long 1b - .\n\t.long " +
                       (AtExit ? MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL
                               : MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL) +
                       " - .\n\t.popsection";
@@ -207,6 +209,24 @@ public:
   }
 
 private:
+  /// The flags of the sleds' section for F's entries. An inline function
+  /// or a template instance lives in a comdat group, of which the linker
+  /// keeps one copy: its entries join the group, so that they go with the
+  /// copies the linker discards (an entry pointing into a discarded
+  /// section fails the link).
+  static std::string sectionFlags(const Function &F) {
+    const Comdat *C = F.getComdat();
+    if (!C)
+      return ",\"a\",@progbits";
+    std::string Group;
+    for (char Ch : C->getName()) {
+      if (Ch == '"' || Ch == '\\')
+        Group += '\\';
+      Group += Ch == '$' ? std::string("$$") : std::string(1, Ch);
+    }
+    return ",\"aG\",@progbits,\"" + Group + "\",comdat";
+  }
+
   /// The image's slot holding the runtime's hook, one per image.
   GlobalVariable *slot(StringRef Name, StringRef Hook) {
     if (auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))

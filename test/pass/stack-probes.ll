@@ -12,6 +12,9 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
+$inline_fn = comdat any
+
+; CHECK: $inline_fn = comdat any
 ; CHECK: $massif.register_stack_sleds = comdat any
 ; CHECK: $__massif_stack_sled_enter_slot = comdat any
 ; CHECK: $__massif_stack_sled_leave_slot = comdat any
@@ -161,6 +164,17 @@ define i32 @dynamic_leaf(i64 %n) {
 }
 
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+; A function in a comdat group (an inline function, a template instance):
+; its entries join the group, so that they go with the copies the linker
+; discards.
+define linkonce_odr i32 @inline_fn(i32 %a) comdat {
+; CHECK-LABEL: define linkonce_odr i32 @inline_fn(
+; CHECK:         call void asm sideeffect "{{.*}}.pushsection __massif_stack_sleds,\22aG\22,@progbits,\22inline_fn\22,comdat{{.*}}__massif_stack_sled_enter_slot - .{{.*}}"
+; CHECK:         call void asm sideeffect "{{.*}}.pushsection __massif_stack_sleds,\22aG\22,@progbits,\22inline_fn\22,comdat{{.*}}__massif_stack_sled_leave_slot - .{{.*}}"
+  call void @use(ptr null)
+  ret i32 %a
+}
 
 ; A naked function has no room for probes; declarations get none.
 define void @bare() naked {

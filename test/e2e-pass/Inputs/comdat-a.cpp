@@ -1,0 +1,9 @@
+#include "comdat.h"
+#include <cstdio>
+
+int fromA(int N) { return descendInline(N); }
+
+int main() {
+  std::printf("%d %d\n", fromA(100), fromB(50));
+  return 0;
+}

@@ -1,0 +1,3 @@
+#include "comdat.h"
+
+int fromB(int N) { return descendInline(N); }
