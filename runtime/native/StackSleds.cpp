@@ -77,6 +77,16 @@ void patch(const Range &R) {
   if (mprotect((void *)First, SpanB, PROT_READ | PROT_WRITE | PROT_EXEC) !=
       0) {
     NumRefused += uint64_t(R.End - R.Begin);
+    static bool Warned = false;
+    if (!Warned) {
+      Warned = true;
+      static const char Warning[] =
+          "massif: warning: --stacks=yes: the stack probes' code could not "
+          "be made writable to turn them on (mprotect refused); the frames "
+          "of that code are not counted\n";
+      ssize_t Ignored = write(2, Warning, sizeof(Warning) - 1);
+      (void)Ignored;
+    }
     return;
   }
   for (const SledEntry *E = R.Begin; E < R.End; ++E) {
