@@ -47,6 +47,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "OutFile.h"
 #include "Runtime.h"
 #include "StackSleds.h"
 #include "Threads.h"
@@ -272,7 +273,9 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
 // first test; R11 is the one register preserve_all callers give up.
 #if defined(__x86_64__)
 asm(R"(
-  .macro massif_probe_hook Name, Slow
+  # Every hook starts with the flag's test and returns at once when the
+  # flag is clear.
+  .macro massif_hook_begin Name
   .text
   .globl \Name
   .type \Name, @function
@@ -284,9 +287,17 @@ asm(R"(
   jne 1f
   ret
 1:
-  jmp \Slow
+  .endm
+
+  .macro massif_hook_end Name
   .cfi_endproc
   .size \Name, .-\Name
+  .endm
+
+  .macro massif_probe_hook Name, Slow
+  massif_hook_begin \Name
+  jmp \Slow
+  massif_hook_end \Name
   .endm
 
   massif_probe_hook __massif_stack_enter, massifStackEnterSlow
@@ -297,17 +308,7 @@ asm(R"(
   # but R11 and the flags to keep. The probed function's stack pointer is
   # above the return address; its caller's, 16 above its frame pointer.
   .macro massif_sled_hook Name, Slow
-  .text
-  .globl \Name
-  .type \Name, @function
-  .p2align 4
-\Name:
-  .cfi_startproc
-  movq __massif_stack_probes_on@gottpoff(%rip), %r11
-  cmpb $0, %fs:(%r11)
-  jne 1f
-  ret
-1:
+  massif_hook_begin \Name
   pushq %rdi
   .cfi_adjust_cfa_offset 8
   pushq %rsi
@@ -330,8 +331,7 @@ asm(R"(
   popq %rdi
   .cfi_adjust_cfa_offset -8
   ret
-  .cfi_endproc
-  .size \Name, .-\Name
+  massif_hook_end \Name
   .endm
 
   massif_sled_hook __massif_stack_sled_enter, massifStackEnterSlow
@@ -363,12 +363,11 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
   if (!On)
     return;
   if (!Linked) {
-    static const char Warning[] =
+    const char *Parts[] = {
         "massif: warning: --stacks=yes requires stack probes, and no code "
         "of this program was built with them (mscc builds with them); "
-        "stack sizes stay 0\n";
-    ssize_t Ignored = write(2, Warning, sizeof(Warning) - 1);
-    (void)Ignored;
+        "stack sizes stay 0"};
+    writeLine(2, Parts, 1);
     return;
   }
   enableStackSleds();

@@ -21,6 +21,7 @@
 
 #include "StackSleds.h"
 
+#include "OutFile.h"
 #include "Runtime.h"
 
 #include "massif/abi.h"
@@ -80,12 +81,11 @@ void patch(const Range &R) {
     static bool Warned = false;
     if (!Warned) {
       Warned = true;
-      static const char Warning[] =
+      const char *Parts[] = {
           "massif: warning: --stacks=yes: the stack probes' code could not "
           "be made writable to turn them on (mprotect refused); the frames "
-          "of that code are not counted\n";
-      ssize_t Ignored = write(2, Warning, sizeof(Warning) - 1);
-      (void)Ignored;
+          "of that code are not counted"};
+      writeLine(2, Parts, 1);
     }
     return;
   }

@@ -1,7 +1,7 @@
 #include "comdat.h"
 #include <cstdio>
 
-int fromA(int N) { return descendInline(N); }
+int fromA(int N) { return descend(N); }
 
 int main() {
   std::printf("%d %d\n", fromA(100), fromB(50));

@@ -1,3 +1,3 @@
 #include "comdat.h"
 
-int fromB(int N) { return descendInline(N); }
+int fromB(int N) { return descend(N); }
