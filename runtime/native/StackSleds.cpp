@@ -12,10 +12,12 @@
 // __massif_stack_sled_enter or _leave (StackProbes.cpp).
 //
 // Each image registers its section from a constructor; the sleds are
-// patched when the main thread's probes are turned on, or at once for an
-// image registered after that (dlopen). The code is made writable for the
-// patch and given back its protection after. A sled whose bytes are not
-// the expected no-op is left alone.
+// patched when the main thread's probes are turned on (before main, while
+// the process has one thread), or at once for an image registered after
+// that (from its constructor, inside dlopen, before any of its code
+// runs). The code is made writable for the patch and given back its
+// protection after. A sled whose bytes are not the expected no-op is left
+// alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,10 +101,9 @@ void patch(const Range &R) {
     int32_t Disp32 = (int32_t)Disp;
     uint8_t Call[6] = {0xff, 0x15};
     memcpy(Call + 2, &Disp32, sizeof(Disp32));
-    // The displacement first, then the opcode that makes it a call: a
-    // thread that runs the sled meanwhile sees a no-op or the call.
-    memcpy(S + 2, Call + 2, 4);
-    __atomic_store_n((uint16_t *)S, (uint16_t)(0x15ff), __ATOMIC_RELEASE);
+    // No thread runs this code yet: the main thread patches before main,
+    // and a library is patched from its own constructor, inside dlopen.
+    memcpy(S, Call, sizeof(Call));
     ++NumPatched;
   }
   mprotect((void *)First, SpanB, PROT_READ | PROT_EXEC);
