@@ -143,10 +143,12 @@ public:
   explicit Prober(Module &M) : M(M) {
     LLVMContext &Ctx = M.getContext();
     PtrTy = massif::compat::bytePtrTy(Ctx);
-    EnterSlot = slot(MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL,
-                     MASSIF_ABI_STACK_SLED_ENTER_SYMBOL);
-    LeaveSlot = slot(MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL,
-                     MASSIF_ABI_STACK_SLED_LEAVE_SYMBOL);
+    FrameAddress =
+        Intrinsic::getDeclaration(&M, Intrinsic::frameaddress, {PtrTy});
+    defineSlot(MASSIF_ABI_STACK_SLED_ENTER_SLOT_SYMBOL,
+               MASSIF_ABI_STACK_SLED_ENTER_SYMBOL);
+    defineSlot(MASSIF_ABI_STACK_SLED_LEAVE_SLOT_SYMBOL,
+               MASSIF_ABI_STACK_SLED_LEAVE_SYMBOL);
   }
 
   /// Inserts a sled before \p IP, listed in the sleds' section with the
@@ -156,8 +158,6 @@ public:
   /// may clobber R11 (preserve_all's scratch) and the flags.
   void probe(Instruction *IP, bool AtExit) {
     IRBuilder<> B(IP);
-    Function *FrameAddress =
-        Intrinsic::getDeclaration(&M, Intrinsic::frameaddress, {PtrTy});
     Value *Frame = B.CreateCall(FrameAddress, {B.getInt32(0)});
     std::string Asm = std::string("1: ") + SledBytes +
                       "\n\t.pushsection " MASSIF_ABI_STACK_SLEDS_SECTION +
@@ -175,6 +175,8 @@ public:
   /// Registers the module's sleds with the runtime from a constructor,
   /// one per image (a comdat); the runtime ignores a range seen before.
   void registerSleds() {
+    if (M.getFunction(MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL))
+      return;
     LLVMContext &Ctx = M.getContext();
     Type *I8 = Type::getInt8Ty(Ctx);
     auto Bound = [&](StringRef Name) {
@@ -191,8 +193,6 @@ public:
     FunctionCallee Register = M.getOrInsertFunction(
         MASSIF_ABI_REGISTER_SLEDS_SYMBOL,
         FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false));
-    if (M.getFunction(MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL))
-      return;
     Function *Ctor = Function::Create(
         FunctionType::get(Type::getVoidTy(Ctx), false),
         GlobalValue::LinkOnceODRLinkage, MASSIF_ABI_REGISTER_SLEDS_CTOR_SYMBOL,
@@ -228,9 +228,9 @@ private:
   }
 
   /// The image's slot holding the runtime's hook, one per image.
-  GlobalVariable *slot(StringRef Name, StringRef Hook) {
-    if (auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
-      return G;
+  void defineSlot(StringRef Name, StringRef Hook) {
+    if (M.getNamedValue(Name))
+      return;
     FunctionCallee HookFn = M.getOrInsertFunction(
         Hook, FunctionType::get(Type::getVoidTy(M.getContext()), false));
     auto *G = new GlobalVariable(M, PtrTy, /*isConstant=*/false,
@@ -242,12 +242,11 @@ private:
     G->setComdat(M.getOrInsertComdat(Name));
     // The sleds' section refers to it from assembly only.
     appendToCompilerUsed(M, {G});
-    return G;
   }
 
   Module &M;
   PointerType *PtrTy;
-  GlobalVariable *EnterSlot, *LeaveSlot;
+  Function *FrameAddress;
 };
 
 /// The largest static frame of a leaf that goes unprobed.

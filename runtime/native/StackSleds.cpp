@@ -52,8 +52,6 @@ struct Range {
 Range Images[MaxImages];
 uint32_t NumImages = 0;
 bool Enabled = false;
-/// Sleds patched, and sleds that could not be (for tests and diagnostics).
-uint64_t NumPatched = 0, NumRefused = 0;
 
 uintptr_t sledAt(const SledEntry &E) {
   return (uintptr_t)&E.SledOff + (intptr_t)E.SledOff;
@@ -79,7 +77,6 @@ void patch(const Range &R) {
   // code itself may share a page with sleds.
   if (mprotect((void *)First, SpanB, PROT_READ | PROT_WRITE | PROT_EXEC) !=
       0) {
-    NumRefused += uint64_t(R.End - R.Begin);
     static bool Warned = false;
     if (!Warned) {
       Warned = true;
@@ -94,17 +91,14 @@ void patch(const Range &R) {
   for (const SledEntry *E = R.Begin; E < R.End; ++E) {
     uint8_t *S = (uint8_t *)sledAt(*E);
     intptr_t Disp = (intptr_t)slotOf(*E) - (intptr_t)(S + sizeof(NoOp));
-    if (memcmp(S, NoOp, sizeof(NoOp)) != 0 || Disp != (int32_t)Disp) {
-      ++NumRefused;
+    if (memcmp(S, NoOp, sizeof(NoOp)) != 0 || Disp != (int32_t)Disp)
       continue;
-    }
     int32_t Disp32 = (int32_t)Disp;
     uint8_t Call[6] = {0xff, 0x15};
     memcpy(Call + 2, &Disp32, sizeof(Disp32));
     // No thread runs this code yet: the main thread patches before main,
     // and a library is patched from its own constructor, inside dlopen.
     memcpy(S, Call, sizeof(Call));
-    ++NumPatched;
   }
   mprotect((void *)First, SpanB, PROT_READ | PROT_EXEC);
   __builtin___clear_cache((char *)First, (char *)(First + SpanB));
@@ -132,6 +126,3 @@ void native::enableStackSleds() {
   for (uint32_t I = 0; I < NumImages; ++I)
     patch(Images[I]);
 }
-
-uint64_t native::stackSledsPatched() { return NumPatched; }
-uint64_t native::stackSledsRefused() { return NumRefused; }

@@ -10,8 +10,6 @@
 #ifndef MASSIF_NATIVE_STACKSLEDS_H
 #define MASSIF_NATIVE_STACKSLEDS_H
 
-#include <stdint.h>
-
 namespace massif {
 namespace native {
 
@@ -19,11 +17,6 @@ namespace native {
 /// Call once the process is known to profile its stacks, before other
 /// threads run.
 void enableStackSleds();
-
-/// Sleds patched so far, and those left alone (unexpected bytes, or code
-/// that could not be made writable).
-uint64_t stackSledsPatched();
-uint64_t stackSledsRefused();
 
 } // namespace native
 } // namespace massif
