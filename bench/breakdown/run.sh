@@ -2,7 +2,8 @@
 # Where the runtime's time goes, part by part, on lua and jsoncpp; and what
 # making the replayed allocator the real one would give. The runtime is
 # built from a worktree of HEAD with breakdown.patch applied: an experiment
-# switch, MASSIF_BREAKDOWN, that keeps only part of each event's work.
+# switch, MASSIF_BREAKDOWN, that keeps only part of each event's work or
+# hands the replay's memory to the program.
 #
 #   full       the runtime as it is
 #   interpose  the entry points and glibc, nothing recorded
