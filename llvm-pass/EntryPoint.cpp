@@ -4,14 +4,15 @@
 //
 // Instruction counters and stack probes both add code that runs once when
 // a function starts. Both put it at the same place, entryCodePoint:
-//  - after the entry block's last static alloca: a stack probe splits the
-//    block there, and an alloca moved out of the entry block would become a
-//    dynamic one (a different frame, and a stack save/restore);
+//  - after the entry block's last static alloca;
 //  - after the stores that put arguments and constants into their static
 //    slots, which -O0 code starts with, and the debug intrinsics among
-//    them: at -O0 the fast register allocator gives every value that lives
-//    across a block boundary a stack slot, so a split before those stores
-//    would grow the frame that a probe is there to measure.
+//    them.
+// So no value of the function's start lives across the added code, and
+// the frame a probe measures stays the one the function has without it.
+// (The probes were once a branch around a call, which
+// split the block there: a split before the allocas would have made them
+// dynamic, one before the stores would have grown the frame.)
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,44 +9,35 @@
 // returns (the frame is about to go). The runtime turns the reports into
 // growth and shrink events of the thread's stack.
 //
+// Each report is a sled: a six-byte no-op, listed with the image's slot
+// for the runtime's hook in the section __massif_stack_sleds.
+//
 //     entry:                               ; after the static allocas
-//       %on = load i8, ptr @__massif_stack_probes_on   (thread-local)
-//       %p = icmp ne i8 %on, 0
-//       br i1 %p, label %probe, label %rest, !prof !unlikely
-//     probe:
-//       %sp = call ptr @llvm.stacksave.p0()
-//       %ra = call ptr @llvm.addressofreturnaddress.p0()
-//       %caller = getelementptr i8, ptr %ra, i64 8    ; the caller's SP
-//       call preserve_allcc void @__massif_stack_enter(ptr %sp, ptr %caller)
-//       br label %rest
+//       %fa = call ptr @llvm.frameaddress.p0(i32 0)
+//       call void asm sideeffect "1: <six-byte nop>
+//           .pushsection __massif_stack_sleds ...
+//           .long 1b - .
+//           .long __massif_stack_sled_enter_slot - .
+//           .popsection", "r,~{r11},~{dirflag},~{fpsr},~{flags}"(ptr %fa)
 //     ...
-//     ; before each return: the same, with @__massif_stack_leave
+//     ; before each return: the same, with the leave slot
 //
-// The runtime keeps a shadow stack of the entries, so a leave finds the
-// stack pointer its function's caller had, even when the function was
-// inlined after the pass ran (LTO, where the return address is its host's)
-// or when frames were left without their leave (longjmp, exceptions):
-// see runtime/native/StackProbes.cpp.
+// Without --stacks=yes the no-ops stay; with it, the runtime patches each
+// into "call *slot(%rip)" before main (runtime/native/StackSleds.cpp). A
+// constructor per image registers the section (registerSleds). The runtime
+// keeps a shadow stack of the entries, so a leave finds the stack pointer
+// its function's caller had, even when the function was inlined after the
+// pass ran (LTO) or when frames were left without their leave (longjmp,
+// exceptions): see runtime/native/StackProbes.cpp.
 //
-// The flag is thread-local (in an executable, one `cmpb $0, %fs:OFFSET`;
-// see RuntimeSymbols.cpp) and set by the runtime only in threads whose stack is
-// profiled, so a program built with probes and run without --stacks=yes
-// pays one test and a not-taken branch per call and per return.
-//
-// Probes must not change the frames they measure. The hook uses the
-// preserve_all calling convention, so no value has to be moved to a
-// callee-saved register (and no register pushed in the prologue) to
-// survive the probe's call; and the probes are placed where -O0 code has
-// no value live across them (entryCodePoint: after the arguments' stores;
-// before the return value's load), since the fast register allocator
-// spills every such value to a stack slot.
-//
-// -O0 (optnone) code is different: its register allocator gives every
-// value that lives from one block into another a stack slot, so the branch
-// around the call would make frames bigger (the value a function returns
-// lives across the exit probe's branch). There the probe is an
-// unconditional call to the hook, which tests the flag itself: a call and
-// a return per probe while off, and no change to the frame.
+// Probes must not change the frames they measure. The sled clobbers only
+// R11 and the flags, as a preserve_all call does, so no value has to move
+// to a callee-saved register; its frame-address operand keeps it inside
+// the frame (shrink-wrapping may not move the prologue or epilogue across
+// it); and a probed function gets noredzone, since a patched sled is a
+// call. Sleds go where -O0 code has no value live across them
+// (entryCodePoint: after the arguments' stores; before the return value's
+// load). docs/DESIGN-pass.md, "Stack probes", has the details.
 //
 // The exit probe goes before a sibling call that precedes the return (a
 // musttail call, which must stay next to its return, or a tail call whose
@@ -124,8 +115,8 @@ Instruction *exitProbePoint(ReturnInst *Ret) {
   if (Call && (Call->isMustTailCall() ||
                (Call->isTailCall() && (!Returned || Returned == Call))))
     return Call;
-  // -O0 returns a value loaded from its slot: probe before the load, so
-  // that the value does not live across the split (see entryProbePoint).
+  // -O0 returns a value loaded from its slot: the sled goes before the
+  // load, so that no value is held across it (see entryCodePoint).
   auto *Load = dyn_cast_or_null<LoadInst>(Prev);
   if (Load && Ret->getReturnValue() == Load && !Load->isVolatile() &&
       isa<AllocaInst>(Load->getPointerOperand()))
@@ -294,7 +285,7 @@ bool massif::addStackProbes(Module &M, const FunctionFilter &Filter) {
     return false;
   Prober P(M);
   for (Function *F : Targets) {
-    // Collect first: probing splits blocks.
+    // Collect first: the exit points are found before any sled is added.
     SmallVector<Instruction *, 4> Exits;
     for (BasicBlock &BB : *F)
       if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))

@@ -38,6 +38,9 @@ bool writeAll(int Fd, const char *Data, size_t Len);
 /// diagnostics built without printf).
 void writeLine(int Fd, const char *const *Parts, size_t NumParts);
 
+/// writeLine of a single string.
+inline void writeLine(int Fd, const char *Line) { writeLine(Fd, &Line, 1); }
+
 /// A Sink over a file descriptor with its own buffer.
 class FdSink {
 public:

@@ -363,11 +363,9 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
   if (!On)
     return;
   if (!Linked) {
-    const char *Parts[] = {
-        "massif: warning: --stacks=yes requires stack probes, and no code "
-        "of this program was built with them (mscc builds with them); "
-        "stack sizes stay 0"};
-    writeLine(2, Parts, 1);
+    writeLine(2, "massif: warning: --stacks=yes requires stack probes, and "
+                 "no code of this program was built with them (mscc builds "
+                 "with them); stack sizes stay 0");
     return;
   }
   enableStackSleds();

@@ -80,11 +80,9 @@ void patch(const Range &R) {
     static bool Warned = false;
     if (!Warned) {
       Warned = true;
-      const char *Parts[] = {
-          "massif: warning: --stacks=yes: the stack probes' code could not "
-          "be made writable to turn them on (mprotect refused); the frames "
-          "of that code are not counted"};
-      writeLine(2, Parts, 1);
+      writeLine(2, "massif: warning: --stacks=yes: the stack probes' code "
+                   "could not be made writable to turn them on (mprotect "
+                   "refused); the frames of that code are not counted");
     }
     return;
   }

@@ -344,10 +344,13 @@ uint64_t firstLoadVaddr(Elf *E) {
   return 0;
 }
 
-/// Opens the module's DWARF as a DebugImage when its file (the separate
-/// debug file libdwfl found for the symbols, else the object itself) has
-/// compressed sections that can be loaded unit by unit.
+/// Opens the module's DWARF as a DebugImage, once, when its file (the
+/// separate debug file libdwfl found for the symbols, else the object
+/// itself) has compressed sections that can be loaded unit by unit.
+/// Whether the module has one.
 bool openImage(Dwfl_Module *Mod, ModuleData &M) {
+  if (M.ImageTried)
+    return M.Image != nullptr;
   M.ImageTried = true;
   GElf_Addr MainBias;
   Elf *Main = dwfl_module_getelf(Mod, &MainBias);
@@ -376,7 +379,7 @@ void openDwarf(Dwfl_Module *Mod, ModuleData &M) {
   if (M.DwarfOpened)
     return;
   M.DwarfOpened = true;
-  if (!(M.ImageTried ? M.Image != nullptr : openImage(Mod, M)))
+  if (!openImage(Mod, M))
     openWholeDwarf(Mod, M);
 }
 
@@ -678,7 +681,7 @@ void prepare(void *, const uint64_t *Pcs, uint32_t NumPcs) {
     ModuleData *M = Mod ? moduleData(Mod) : nullptr;
     if (!M)
       continue;
-    if (!M->DwarfOpened && !M->ImageTried && openImage(Mod, *M))
+    if (!M->DwarfOpened && openImage(Mod, *M))
       M->DwarfOpened = true;
     if (M->Image)
       M->Pending.push(Pcs[I] - M->Bias);
