@@ -49,13 +49,15 @@ public:
 
   /// malloc (AlignB 0: aligned to --alignment) or memalign (AlignB as the
   /// program asked; below 16 is 16, others round up to a power of two).
-  /// Returns the live block, or 0 when the model's memory is exhausted.
-  uint32_t allocate(uint64_t ReqB, uint64_t AlignB);
+  /// Returns the live block and sets UsableB to what Valgrind's
+  /// malloc_usable_size says of it, or returns 0 when the model's memory
+  /// is exhausted. Inline, in ClientArenaHot.h.
+  uint32_t allocate(uint64_t ReqB, uint64_t AlignB, uint64_t &UsableB);
 
   /// A live block outside the arena, whose slop the engine knows.
   uint32_t detached(uint64_t SlopB);
 
-  /// free of a live block (arena or detached).
+  /// free of a live block (arena or detached). Inline, in ClientArenaHot.h.
   void release(uint32_t Id);
 
   /// Gives back the replay's memory; no call may follow but discard().
@@ -114,8 +116,7 @@ private:
   static uint32_t listOf(uint64_t PayloadB);
 
   bool reserveNodes(uint32_t Count) {
-    return uint64_t(NumFreeNodes) + NodeCap >= uint64_t(NodesUsed) + Count ||
-           growNodes(Count);
+    return SpareNodes >= Count || growNodes(Count);
   }
   bool growNodes(uint32_t Count);
   uint32_t newNode(uint64_t Addr, uint64_t Flags);
@@ -129,8 +130,9 @@ private:
   void swizzle(uint32_t List);
   uint32_t firstNonEmpty(uint32_t From) const;
 
-  uint32_t mallocBlock(uint64_t ReqB, bool MayBeUnsplittable);
-  uint32_t memalignBlock(uint64_t ReqB, uint64_t AlignB);
+  uint32_t mallocBlock(uint64_t ReqB, bool MayBeUnsplittable,
+                       uint64_t &UsableB);
+  uint32_t memalignBlock(uint64_t ReqB, uint64_t AlignB, uint64_t &UsableB);
   uint32_t newSuperblock(uint64_t BlockB, bool MayBeUnsplittable);
   void deferReclaim(uint32_t First);
   void reclaim(uint32_t First);
@@ -141,7 +143,7 @@ private:
   uint32_t NodeCap = 0;
   uint32_t NodesUsed = 1; ///< node 0 is "none"
   uint32_t FreeNodes = 0; ///< recycled nodes, chained through X
-  uint32_t NumFreeNodes = 0;
+  uint32_t SpareNodes = 0; ///< nodes newNode can hand out without growing
   uint32_t Heads[NumLists] = {};
   uint64_t NonEmpty[2] = {};
   Superblock *Sbs = nullptr; ///< sorted by address

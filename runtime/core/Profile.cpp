@@ -141,10 +141,10 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
 void Profile::onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB,
                        StackId Stack) {
   Impl &I = *P;
-  uint64_t SlopB;
-  uint32_t Id = I.Arena.allocate(ReqB, AlignB);
+  uint64_t UsableB, SlopB;
+  uint32_t Id = I.Arena.allocate(ReqB, AlignB, UsableB);
   if (Id) {
-    SlopB = I.Arena.usableB(Id) - ReqB;
+    SlopB = UsableB - ReqB;
   } else {
     // The replay is out of memory (or the request beyond it): estimate.
     SlopB = modelSlopB(ReqB, AlignB ? AlignB : uint64_t(I.Opts.AlignmentB));
@@ -225,9 +225,10 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Arena.setDetachedSlopB(Id, SlopB);
   } else {
     // Massif allocates the new block, then frees the old one.
-    NewId = Replay ? Arena.allocate(NewReqB, 0) : 0;
+    uint64_t UsableB;
+    NewId = Replay ? Arena.allocate(NewReqB, 0, UsableB) : 0;
     if (NewId) {
-      SlopB = Arena.usableB(NewId) - NewReqB;
+      SlopB = UsableB - NewReqB;
     } else {
       SlopB = Replay ? modelSlopB(NewReqB, uint64_t(Opts.AlignmentB))
                      : GivenSlopB;

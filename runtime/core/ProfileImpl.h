@@ -12,7 +12,7 @@
 
 #include "AllocTree.h"
 #include "BlockTable.h"
-#include "ClientArena.h"
+#include "ClientArenaHot.h"
 #include "Profile.h"
 #include "SnapshotEngine.h"
 #include "StackFilter.h"

@@ -31,7 +31,6 @@
 #include <stdint.h>
 
 #define MASSIF_EXPORT __attribute__((visibility("default")))
-#define MASSIF_ALWAYS_INLINE inline __attribute__((always_inline))
 
 // glibc's own allocator, under names that the interposers cannot shadow.
 extern "C" {

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ClientArena.h"
+#include "ClientArenaHot.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -99,20 +99,25 @@ TEST_P(ArenaCase, GivesEveryBlockValgrindsAddressAndUsableSize) {
       Id = 0;
       continue;
     }
+    // What allocate says of a new block's usable size, checked below.
+    uint64_t Granted = 0;
+    bool Fresh = true;
     if (C.Op != 'r') {
       uint64_t ReqB, AlignB;
       requestOf(C, ReqB, AlignB);
-      Id = Arena.allocate(ReqB, AlignB);
+      Id = Arena.allocate(ReqB, AlignB, Granted);
     } else if (!Id) {
-      Id = Arena.allocate(C.X, 0); // realloc(NULL, n) is malloc(n)
+      Id = Arena.allocate(C.X, 0, Granted); // realloc(NULL, n) is malloc(n)
     } else if (C.X == 0) {
       Arena.release(Id); // realloc(p, 0) is free(p)
       Id = 0;
     } else if (C.X > Arena.usableB(Id)) {
       // Massif: a new block, the contents copied, the old block freed.
-      uint32_t New = Arena.allocate(C.X, 0);
+      uint32_t New = Arena.allocate(C.X, 0, Granted);
       Arena.release(Id);
       Id = New;
+    } else {
+      Fresh = false; // in place
     }
     if (!C.Addr) {
       EXPECT_EQ(Id, 0u) << Name << ": " << C.Text;
@@ -121,6 +126,8 @@ TEST_P(ArenaCase, GivesEveryBlockValgrindsAddressAndUsableSize) {
     ASSERT_NE(Id, 0u) << Name << ": " << C.Text;
     ASSERT_EQ(Arena.payloadAddr(Id), C.Addr) << Name << ": " << C.Text;
     ASSERT_EQ(Arena.usableB(Id), C.UsableB) << Name << ": " << C.Text;
+    if (Fresh)
+      ASSERT_EQ(Granted, C.UsableB) << Name << ": " << C.Text;
     ++Checked;
   }
   EXPECT_GE(Checked, 5);
@@ -204,15 +211,16 @@ TEST(ClientArena, BlocksItDoesNotKnowLeaveItAlone) {
   CountingAllocator Memory;
   ClientArena Arena;
   ASSERT_TRUE(Arena.init(Memory.get(), 16));
-  uint32_t A = Arena.allocate(100, 0);
+  uint64_t UsableB;
+  uint32_t A = Arena.allocate(100, 0, UsableB);
   uint32_t D = Arena.detached(7); // a block whose slop the engine gave
-  uint32_t B = Arena.allocate(100, 0);
+  uint32_t B = Arena.allocate(100, 0, UsableB);
   EXPECT_EQ(Arena.payloadAddr(A), ClientArena::HeapBase + 48);
   EXPECT_EQ(Arena.payloadAddr(B), Arena.payloadAddr(A) + 144);
   EXPECT_EQ(Arena.detachedSlopB(D), 7u);
   Arena.release(D);
   Arena.release(A);
-  uint32_t C = Arena.allocate(100, 0);
+  uint32_t C = Arena.allocate(100, 0, UsableB);
   EXPECT_EQ(Arena.payloadAddr(C), ClientArena::HeapBase + 48);
 
   // And a free of an address the Profile never saw changes nothing.
@@ -233,16 +241,19 @@ TEST(ClientArena, DedicatedSuperblocksAndAlignment) {
   CountingAllocator Memory;
   ClientArena Arena;
   ASSERT_TRUE(Arena.init(Memory.get(), 16));
-  uint32_t Big = Arena.allocate(10 << 20, 0);
+  uint64_t UsableB;
+  uint32_t Big = Arena.allocate(10 << 20, 0, UsableB);
   EXPECT_EQ(Arena.usableB(Big), (10u << 20) + 4032);
+  EXPECT_EQ(UsableB, (10u << 20) + 4032);
   EXPECT_EQ(Arena.numSuperblocks(), 1u);
   Arena.release(Big); // unmapped at once
   EXPECT_EQ(Arena.numSuperblocks(), 0u);
   for (uint64_t Align : {8u, 32u, 48u, 64u, 4096u, 65536u}) {
-    uint32_t Id = Arena.allocate(100, Align);
+    uint32_t Id = Arena.allocate(100, Align, UsableB);
     uint64_t Want = Align < 16 ? 16 : Align == 48 ? 64 : Align;
     EXPECT_EQ(Arena.payloadAddr(Id) % Want, 0u) << Align;
     EXPECT_GE(Arena.usableB(Id), 112u) << Align;
+    EXPECT_EQ(UsableB, Arena.usableB(Id)) << Align;
   }
 }
 

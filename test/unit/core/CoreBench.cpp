@@ -17,8 +17,10 @@
 // Prints nanoseconds per pair and model bytes per live block.
 // CORE_BENCH_PAIRS sets the number of pairs of each pattern (default 20
 // million; fewer for callgrind); CORE_BENCH_PATTERN=fresh or churn runs
-// only that one. Not a test: timings on a shared machine
-// vary.
+// only that one; CORE_BENCH_REPLAY=0 gives the fresh pattern's blocks
+// their slop (onAlloc) instead of replaying Valgrind's allocator, which
+// separates the replay's cost from the rest of the model's. Not a test:
+// timings on a shared machine vary.
 //===----------------------------------------------------------------------===//
 
 #include "Profile.h"
@@ -86,20 +88,26 @@ int main(int Argc, char **Argv) {
   const char *Pattern = getenv("CORE_BENCH_PATTERN");
   const bool Fresh = !Pattern || !strcmp(Pattern, "fresh");
   const bool Churn = !Pattern || !strcmp(Pattern, "churn");
+  const char *Replay = getenv("CORE_BENCH_REPLAY");
+  const bool NoReplay = Replay && !strcmp(Replay, "0");
   auto T0 = std::chrono::steady_clock::now();
   for (uint64_t I = 0; Fresh && I < N; ++I) {
     uint64_t Addr = Pool[I & 7];
     Counter += 100;
-    P.onMalloc(Addr, 16 + (I & 15), 0, Stacks[I & 63]);
+    uint64_t ReqB = 16 + (I & 15);
+    if (NoReplay)
+      P.onAlloc(Addr, ReqB, 32 - ReqB, Stacks[I & 63]);
+    else
+      P.onMalloc(Addr, ReqB, 0, Stacks[I & 63]);
     P.onFree(Addr);
   }
   auto T1 = std::chrono::steady_clock::now();
   if (Fresh)
-    printf("%llu live blocks: %.1f ns per malloc+free pair (fresh), %.1f model "
-           "bytes per live block\n",
+    printf("%llu live blocks: %.1f ns per malloc+free pair (fresh%s), %.1f "
+           "model bytes per live block\n",
            (unsigned long long)Live,
            std::chrono::duration<double, std::nano>(T1 - T0).count() / N,
-           PerBlockB);
+           NoReplay ? ", no replay" : "", PerBlockB);
 
   if (!Live || !Churn)
     return 0;
