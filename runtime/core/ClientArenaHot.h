@@ -244,35 +244,45 @@ MASSIF_ALWAYS_INLINE void ClientArena::release(uint32_t B) {
     reclaim(B); // a dedicated superblock goes at once
     return;
   }
-  uint32_t List = listOf((AfterWord & AddrMask) - (Word & AddrMask) - OverheadB);
+  // The addresses that bound B, its free neighbours and the merged block;
+  // the sizes and lists follow from them without reading nodes again.
+  const uint64_t Start = Word & AddrMask, AfterAddr = AfterWord & AddrMask;
   bool MergeAfter = !(AfterWord & InUse); // the sentinel counts as in use
   bool MergeBefore = Before && !inUse(Before);
+  uint32_t List = listOf(AfterAddr - Start - OverheadB);
   if (!MergeAfter && !MergeBefore) {
     linkFree(B, List);
-  } else {
-    // Valgrind puts B on its list and merges it with its free neighbours:
-    // each merge takes B off again, which leaves the list as it was but
-    // for its head.
-    rejoin(List);
-    if (MergeAfter) {
-      unlinkFree(After, listOf(sizeB(After) - OverheadB));
-      unchain(After);
-      List = listOf(sizeB(B) - OverheadB);
-      if (MergeBefore)
-        rejoin(List);
-      else
-        linkFree(B, List);
-    }
-    if (MergeBefore) {
-      unlinkFree(Before, listOf(sizeB(Before) - OverheadB));
-      unchain(B);
-      B = Before;
-      linkFree(B, listOf(sizeB(B) - OverheadB));
-    }
+    if (!Before && (AfterWord & Sentinel))
+      deferReclaim(B); // the superblock is wholly free
+    return;
+  }
+  // Valgrind puts B on its list and merges it with its free neighbours:
+  // each merge takes B off again, which leaves the list as it was but for
+  // its head.
+  rejoin(List);
+  uint32_t Next = After; // the merged block's successor
+  uint64_t End = AfterAddr;
+  if (MergeAfter) {
+    Next = Nodes[After].Next;
+    End = addr(Next);
+    unlinkFree(After, listOf(End - AfterAddr - OverheadB));
+    unchain(After);
+    List = listOf(End - Start - OverheadB);
+    if (MergeBefore)
+      rejoin(List);
+    else
+      linkFree(B, List);
+  }
+  if (MergeBefore) {
+    uint64_t BeforeAddr = addr(Before);
+    unlinkFree(Before, listOf(Start - BeforeAddr - OverheadB));
+    unchain(B);
+    B = Before;
+    linkFree(B, listOf(End - BeforeAddr - OverheadB));
   }
   // The first block of a superblock keeps its node for the superblock's
   // life, so it names the superblock.
-  if (!Nodes[B].Prev && (Nodes[Nodes[B].Next].Word & Sentinel))
+  if (!Nodes[B].Prev && (Nodes[Next].Word & Sentinel))
     deferReclaim(B);
 }
 
