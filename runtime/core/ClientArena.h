@@ -126,6 +126,7 @@ private:
 
   void linkFree(uint32_t Id, uint32_t List);
   void unlinkFree(uint32_t Id, uint32_t List);
+  void takeOver(uint32_t Id, uint32_t List);
   void rejoin(uint32_t List);
   void swizzle(uint32_t List);
   uint32_t firstNonEmpty(uint32_t From) const;

@@ -134,6 +134,13 @@ MASSIF_ALWAYS_INLINE void ClientArena::unlinkFree(uint32_t Id, uint32_t List) {
   swizzle(List);
 }
 
+MASSIF_ALWAYS_INLINE void ClientArena::takeOver(uint32_t Id, uint32_t List) {
+  // What unlinking the list's one block and linking Id leaves: Id alone.
+  // A split or merge at the end of a superblock does this every time.
+  Nodes[Id].X = Nodes[Id].Y = Id;
+  Heads[List] = Id;
+}
+
 MASSIF_ALWAYS_INLINE void ClientArena::rejoin(uint32_t List) {
   // A block linked at the tail and unlinked again: the head moves to the
   // tail, then the list swizzles.
@@ -219,11 +226,20 @@ MASSIF_ALWAYS_INLINE uint32_t ClientArena::mallocBlock(uint64_t ReqB,
   }
 
 Found:
-  unlinkFree(B, List);
-  Nodes[B].Word |= InUse;
-  if (HaveB - BlockB >= OverheadB) {
+  if (HaveB - BlockB < OverheadB) {
+    unlinkFree(B, List);
+    Nodes[B].Word |= InUse;
+  } else {
+    uint32_t RestList = listOf(HaveB - BlockB - OverheadB);
+    bool Alone = Nodes[B].X == B;
+    Nodes[B].Word |= InUse;
     uint32_t Rest = splitAt(B, addr(B) + BlockB, 0);
-    linkFree(Rest, listOf(HaveB - BlockB - OverheadB));
+    if (Alone && RestList == List) {
+      takeOver(Rest, List);
+    } else {
+      unlinkFree(B, List);
+      linkFree(Rest, RestList);
+    }
     HaveB = BlockB;
   }
   UsableB = HaveB - OverheadB;
@@ -265,13 +281,20 @@ MASSIF_ALWAYS_INLINE void ClientArena::release(uint32_t B) {
   if (MergeAfter) {
     Next = Nodes[After].Next;
     End = addr(Next);
-    unlinkFree(After, listOf(End - AfterAddr - OverheadB));
-    unchain(After);
+    uint32_t AfterList = listOf(End - AfterAddr - OverheadB);
     List = listOf(End - Start - OverheadB);
-    if (MergeBefore)
-      rejoin(List);
-    else
-      linkFree(B, List);
+    if (!MergeBefore && AfterList == List && Nodes[After].X == After) {
+      Nodes[B].Word &= ~InUse;
+      takeOver(B, List);
+      unchain(After);
+    } else {
+      unlinkFree(After, AfterList);
+      unchain(After);
+      if (MergeBefore)
+        rejoin(List);
+      else
+        linkFree(B, List);
+    }
   }
   if (MergeBefore) {
     uint64_t BeforeAddr = addr(Before);
