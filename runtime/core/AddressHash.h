@@ -34,7 +34,7 @@ public:
 
   /// Records the block at Addr as node Id. Returns false (and records
   /// nothing) when the table cannot grow.
-  __attribute__((always_inline)) bool insert(uint64_t Addr, uint32_t Id) {
+  MASSIF_ALWAYS_INLINE bool insert(uint64_t Addr, uint32_t Id) {
     if (Live >= GrowAt && !grow())
       return false;
     uint64_t I = home(Addr);
@@ -49,7 +49,7 @@ public:
   }
 
   /// Removes the block at Addr, giving its node; false when unknown.
-  __attribute__((always_inline)) bool remove(uint64_t Addr, uint32_t &Id) {
+  MASSIF_ALWAYS_INLINE bool remove(uint64_t Addr, uint32_t &Id) {
     uint64_t I;
     if (!slotOf(Addr, I))
       return false;
@@ -80,7 +80,7 @@ private:
     return ((Addr >> 4) * 0x9E3779B97F4A7C15ull) >> Shift;
   }
   /// The slot of Addr's most recent record, if it has one.
-  __attribute__((always_inline)) bool slotOf(uint64_t Addr, uint64_t &I) const {
+  MASSIF_ALWAYS_INLINE bool slotOf(uint64_t Addr, uint64_t &I) const {
     uint64_t Key = ~Addr;
     for (I = home(Addr); Keys[I] != Key; I = (I + 1) & Mask)
       if (Keys[I] == 0)

@@ -45,8 +45,8 @@ struct Sink {
 /// Index of an interned call stack; 0 means "no stack".
 using StackId = uint32_t;
 
-/// For the few small functions of the hot paths that the compiler must fold
-/// into their callers even when a caller is large.
+/// For the functions of the hot paths that the compiler must fold into
+/// their callers whatever their size and however large the callers.
 #define MASSIF_ALWAYS_INLINE __attribute__((always_inline)) inline
 
 /// A function that saves every register it uses, so that a hook running

@@ -45,7 +45,7 @@ public:
 
   /// Records the block at Addr as node Id. Returns false (and records
   /// nothing) when memory is exhausted.
-  __attribute__((always_inline)) bool insert(uint64_t Addr, uint32_t Id) {
+  MASSIF_ALWAYS_INLINE bool insert(uint64_t Addr, uint32_t Id) {
     uint32_t *S = slotFor(Addr);
     if (__builtin_expect(S && *S == 0 && fits(Id), 1)) {
       *S = Id << 1 | tagOf(Addr);
@@ -57,7 +57,7 @@ public:
 
   /// Removes the most recent record of Addr, giving its node; false when
   /// there is none.
-  __attribute__((always_inline)) bool remove(uint64_t Addr, uint32_t &Id) {
+  MASSIF_ALWAYS_INLINE bool remove(uint64_t Addr, uint32_t &Id) {
     uint32_t *S = lookupSlot(Addr);
     if (__builtin_expect(holds(S, Addr), 1)) {
       Id = *S >> 1;

@@ -61,6 +61,8 @@ COLD bool ClientArena::growNodes(uint32_t Count) {
   return true;
 }
 
+//===-- Free lists ---------------------------------------------------------===//
+
 __attribute__((noinline)) void ClientArena::swizzle(uint32_t List) {
   uint32_t Head = Heads[List];
   uint32_t Best = Head, Fwd = Head, Back = Head;
@@ -79,6 +81,8 @@ __attribute__((noinline)) void ClientArena::swizzle(uint32_t List) {
   }
   Heads[List] = Best;
 }
+
+//===-- Allocation ---------------------------------------------------------===//
 
 COLD uint32_t ClientArena::memalignBlock(uint64_t ReqB, uint64_t AlignB,
                                          uint64_t &UsableB) {

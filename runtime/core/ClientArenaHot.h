@@ -58,10 +58,12 @@ inline constexpr uint32_t SwizzleSteps = 5;
 
 MASSIF_ALWAYS_INLINE uint32_t ClientArena::listOf(uint64_t PayloadB) {
   uint64_t N = PayloadB / MinAlignB;
-  return N < client_arena::LastListStart ? client_arena::Lists.Of[N] : NumLists - 1;
+  return N < client_arena::LastListStart ? client_arena::Lists.Of[N]
+                                         : NumLists - 1;
 }
 
-MASSIF_ALWAYS_INLINE uint32_t ClientArena::newNode(uint64_t Addr, uint64_t Flags) {
+MASSIF_ALWAYS_INLINE uint32_t ClientArena::newNode(uint64_t Addr,
+                                                   uint64_t Flags) {
   uint32_t Id;
   if (FreeNodes) {
     Id = FreeNodes;
@@ -82,7 +84,8 @@ MASSIF_ALWAYS_INLINE void ClientArena::freeNode(uint32_t Id) {
   ++SpareNodes;
 }
 
-MASSIF_ALWAYS_INLINE uint32_t ClientArena::splitAt(uint32_t Id, uint64_t Addr, uint64_t Flags) {
+MASSIF_ALWAYS_INLINE uint32_t ClientArena::splitAt(uint32_t Id, uint64_t Addr,
+                                                   uint64_t Flags) {
   uint32_t N = newNode(Addr, Flags);
   uint32_t After = Nodes[Id].Next;
   Nodes[N].Prev = Id;
@@ -100,7 +103,8 @@ MASSIF_ALWAYS_INLINE void ClientArena::unchain(uint32_t Id) {
   freeNode(Id);
 }
 
-//===-- Free lists ---------------------------------------------------------===//
+//===-- Free lists
+//---------------------------------------------------------===//
 
 // A free list is circular and doubly linked through X (previous) and Y
 // (next); a block joins just before the head, i.e. at the tail.
@@ -163,11 +167,12 @@ MASSIF_ALWAYS_INLINE uint32_t ClientArena::firstNonEmpty(uint32_t From) const {
   return W * 64 + uint32_t(__builtin_ctzll(Bits));
 }
 
-//===-- Allocation ---------------------------------------------------------===//
+//===-- Allocation
+//---------------------------------------------------------===//
 
 MASSIF_ALWAYS_INLINE uint32_t ClientArena::allocate(uint64_t ReqB,
-                                                   uint64_t AlignB,
-                                                   uint64_t &UsableB) {
+                                                    uint64_t AlignB,
+                                                    uint64_t &UsableB) {
   // The most one request takes: a superblock's block and sentinel, a
   // split-off rest and memalign's second block.
   if (!reserveNodes(4) || ReqB > client_arena::MaxReqB)
@@ -183,8 +188,8 @@ MASSIF_ALWAYS_INLINE uint32_t ClientArena::allocate(uint64_t ReqB,
 }
 
 MASSIF_ALWAYS_INLINE uint32_t ClientArena::mallocBlock(uint64_t ReqB,
-                                                      bool MayBeUnsplittable,
-                                                      uint64_t &UsableB) {
+                                                       bool MayBeUnsplittable,
+                                                       uint64_t &UsableB) {
   uint64_t PayloadB = client_arena::roundUp(ReqB, MinAlignB);
   uint64_t BlockB = PayloadB + OverheadB;
   uint32_t B, List = firstNonEmpty(listOf(PayloadB));
@@ -246,7 +251,8 @@ Found:
   return B;
 }
 
-//===-- Release ------------------------------------------------------------===//
+//===-- Release
+//------------------------------------------------------------===//
 
 MASSIF_ALWAYS_INLINE void ClientArena::release(uint32_t B) {
   uint64_t Word = Nodes[B].Word;

@@ -119,7 +119,7 @@ void Profile::startup() {
   P->maybeNormal();
 }
 
-__attribute__((always_inline)) inline void
+MASSIF_ALWAYS_INLINE void
 Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
                            uint64_t SlopB, StackId Stack) {
   uint32_t E = Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry;
@@ -161,7 +161,7 @@ void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
     I.record(Addr, Id, ReqB, SlopB, Stack);
 }
 
-__attribute__((always_inline)) inline bool
+MASSIF_ALWAYS_INLINE bool
 Profile::Impl::free(uint64_t Addr) {
   uint32_t Id;
   if (!Blocks.remove(Addr, Id))
