@@ -43,7 +43,7 @@ bool ClientArena::init(const Allocator &Alloc, uint64_t AlignB) {
   return reserveNodes(1024);
 }
 
-//===-- Nodes --------------------------------------------------------------===//
+//===-- Nodes -------------------------------------------------------------===//
 
 COLD bool ClientArena::growNodes(uint32_t Count) {
   uint64_t Want = uint64_t(NodesUsed) + Count;
@@ -61,7 +61,7 @@ COLD bool ClientArena::growNodes(uint32_t Count) {
   return true;
 }
 
-//===-- Free lists ---------------------------------------------------------===//
+//===-- Free lists --------------------------------------------------------===//
 
 __attribute__((noinline)) void ClientArena::swizzle(uint32_t List) {
   uint32_t Head = Heads[List];
@@ -82,7 +82,7 @@ __attribute__((noinline)) void ClientArena::swizzle(uint32_t List) {
   Heads[List] = Best;
 }
 
-//===-- Allocation ---------------------------------------------------------===//
+//===-- Allocation --------------------------------------------------------===//
 
 COLD uint32_t ClientArena::memalignBlock(uint64_t ReqB, uint64_t AlignB,
                                          uint64_t &UsableB) {
@@ -140,7 +140,7 @@ COLD uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable
   return First;
 }
 
-//===-- Release ------------------------------------------------------------===//
+//===-- Release -----------------------------------------------------------===//
 
 void ClientArena::discard() {
   freeArray(A, Nodes, Nodes ? NodeCap : 0);

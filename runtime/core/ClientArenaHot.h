@@ -103,8 +103,7 @@ MASSIF_ALWAYS_INLINE void ClientArena::unchain(uint32_t Id) {
   freeNode(Id);
 }
 
-//===-- Free lists
-//---------------------------------------------------------===//
+//===-- Free lists --------------------------------------------------------===//
 
 // A free list is circular and doubly linked through X (previous) and Y
 // (next); a block joins just before the head, i.e. at the tail.
@@ -167,8 +166,7 @@ MASSIF_ALWAYS_INLINE uint32_t ClientArena::firstNonEmpty(uint32_t From) const {
   return W * 64 + uint32_t(__builtin_ctzll(Bits));
 }
 
-//===-- Allocation
-//---------------------------------------------------------===//
+//===-- Allocation --------------------------------------------------------===//
 
 MASSIF_ALWAYS_INLINE uint32_t ClientArena::allocate(uint64_t ReqB,
                                                     uint64_t AlignB,
@@ -251,8 +249,7 @@ Found:
   return B;
 }
 
-//===-- Release
-//------------------------------------------------------------===//
+//===-- Release -----------------------------------------------------------===//
 
 MASSIF_ALWAYS_INLINE void ClientArena::release(uint32_t B) {
   uint64_t Word = Nodes[B].Word;
