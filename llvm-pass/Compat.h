@@ -18,7 +18,6 @@
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -79,18 +78,6 @@ inline llvm::PointerType *bytePtrTy(llvm::LLVMContext &Ctx) {
   return llvm::PointerType::getUnqual(Ctx);
 #else
   return llvm::Type::getInt8PtrTy(Ctx);
-#endif
-}
-
-/// A call to llvm.stacksave: the stack pointer. Overloaded on the pointer
-/// type from LLVM 18 on.
-inline llvm::Value *stackSave(llvm::IRBuilder<> &B) {
-#if LLVM_VERSION_MAJOR >= 18
-  return B.CreateStackSave();
-#else
-  llvm::Module *M = B.GetInsertBlock()->getModule();
-  return B.CreateCall(
-      llvm::Intrinsic::getDeclaration(M, llvm::Intrinsic::stacksave));
 #endif
 }
 

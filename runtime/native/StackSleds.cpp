@@ -44,13 +44,14 @@ struct SledEntry {
 };
 
 constexpr uint8_t NoOp[6] = {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00};
-constexpr uint32_t MaxImages = 256;
+constexpr uint32_t MaxImages = 256; // warnDropped names it
 
 struct Range {
   const SledEntry *Begin, *End;
 };
 Range Images[MaxImages];
 uint32_t NumImages = 0;
+bool Dropped = false; ///< an image came after MaxImages
 bool Enabled = false;
 
 uintptr_t sledAt(const SledEntry &E) {
@@ -58,6 +59,19 @@ uintptr_t sledAt(const SledEntry &E) {
 }
 uintptr_t slotOf(const SledEntry &E) {
   return (uintptr_t)&E.SlotOff + (intptr_t)E.SlotOff;
+}
+
+void warnOnce(bool &Warned, const char *Line) {
+  if (!Warned)
+    writeLine(2, Line);
+  Warned = true;
+}
+
+void warnDropped() {
+  static bool Warned = false;
+  warnOnce(Warned, "massif: warning: --stacks=yes: more than 256 images "
+                   "with stack probes; the frames of the later ones are "
+                   "not counted");
 }
 
 /// Overwrites the sleds of R with calls through their slots.
@@ -78,12 +92,9 @@ void patch(const Range &R) {
   if (mprotect((void *)First, SpanB, PROT_READ | PROT_WRITE | PROT_EXEC) !=
       0) {
     static bool Warned = false;
-    if (!Warned) {
-      Warned = true;
-      writeLine(2, "massif: warning: --stacks=yes: the stack probes' code "
-                   "could not be made writable to turn them on (mprotect "
-                   "refused); the frames of that code are not counted");
-    }
+    warnOnce(Warned, "massif: warning: --stacks=yes: the stack probes' code "
+                     "could not be made writable to turn them on (mprotect "
+                     "refused); the frames of that code are not counted");
     return;
   }
   for (const SledEntry *E = R.Begin; E < R.End; ++E) {
@@ -110,8 +121,12 @@ extern "C" MASSIF_EXPORT void __massif_register_stack_sleds(const void *Begin,
   for (uint32_t I = 0; I < NumImages; ++I)
     if (Images[I].Begin == R.Begin)
       return; // every module of an image registers the same section
-  if (NumImages == MaxImages)
+  if (NumImages == MaxImages) {
+    Dropped = true;
+    if (Enabled)
+      warnDropped();
     return;
+  }
   Images[NumImages++] = R;
   if (Enabled)
     patch(R);
@@ -123,4 +138,6 @@ void native::enableStackSleds() {
   Enabled = true;
   for (uint32_t I = 0; I < NumImages; ++I)
     patch(Images[I]);
+  if (Dropped)
+    warnDropped();
 }
