@@ -20,6 +20,7 @@
 
 #include "Arena.h"
 
+#include "Fork.h"
 #include "Lock.h"
 
 #include <string.h>
@@ -169,4 +170,4 @@ size_t native::arenaMappedBytes() {
 
 void native::arenaBeforeFork() { State.Lock.lock(); }
 void native::arenaAfterForkParent() { State.Lock.unlock(); }
-void native::arenaResetAfterFork() { State.Lock.reset(); }
+void native::arenaAfterForkChild() { State.Lock.reset(); }

@@ -71,15 +71,6 @@ template <typename T> struct ArenaVector {
 /// Bytes currently mapped by the arena (for tests and diagnostics).
 size_t arenaMappedBytes();
 
-/// Makes the arena usable in a forked child (its lock may have been held by
-/// a thread that does not exist there). Call only in the child.
-void arenaResetAfterFork();
-
-/// Holds the arena lock across fork() so the child inherits a consistent
-/// free list; pair with arenaAfterForkParent/arenaResetAfterFork.
-void arenaBeforeFork();
-void arenaAfterForkParent();
-
 } // namespace native
 } // namespace massif
 

@@ -17,13 +17,12 @@
 // that destructor (in later destructors) are not counted.
 //
 // Lock order: the model's lock, then the registry's (the clock is read
-// inside the model). The fork handler is registered at the first
-// registration, which in unit i happens before the model registers its own,
-// so the fork-time acquisition order is the same.
+// inside the model); fork takes them in that order too (Fork.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "Fork.h"
 #include "Lock.h"
 #include "Runtime.h"
 #include "Threads.h"
@@ -60,7 +59,7 @@ struct Slot {
 Mutex RegistryLock;
 Slot *Live = nullptr;     // the registered threads' counters
 Slot *Spare = nullptr;    // slots of exited threads, for reuse
-bool Ready = false;       // the key and the fork handlers exist
+bool Ready = false;       // the key exists
 pthread_key_t ExitKey;
 
 __thread Slot *Mine __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -88,12 +87,15 @@ void onThreadExit(void *P) {
   Exited = true;
 }
 
-void beforeFork() { RegistryLock.lock(); }
-void afterForkParent() { RegistryLock.unlock(); }
+} // namespace
+
+void native::countersBeforeFork() { RegistryLock.lock(); }
+
+void native::countersAfterForkParent() { RegistryLock.unlock(); }
 
 // Only the forking thread lives on in the child. The others' counts stay
 // in the total, as Valgrind's child continues the parent's count.
-void afterForkChild() {
+void native::countersAfterForkChild() {
   RegistryLock.reset();
   Slot *S = Live;
   while (S) {
@@ -106,23 +108,18 @@ void afterForkChild() {
   }
 }
 
-} // namespace
-
 /// The registration itself, once per thread.
 __attribute__((noinline)) static void registerSlow() {
-  // pthread_atfork and pthread_setspecific may allocate: keep that out of
-  // the profile (and out of this lock).
+  // pthread_key_create and pthread_setspecific may allocate: keep that out
+  // of the profile.
   ThreadState &T = TheThread;
   bool Was = T.InRuntime;
   T.InRuntime = true;
   Slot *S = nullptr;
   {
     MutexLock L(RegistryLock);
-    if (!Ready) {
+    if (!Ready)
       Ready = pthread_key_create(&ExitKey, onThreadExit) == 0;
-      if (Ready)
-        pthread_atfork(beforeFork, afterForkParent, afterForkChild);
-    }
     if (Ready) {
       if (Spare) {
         S = Spare;

@@ -13,13 +13,16 @@
 // go back to glibc in their own thread: the applier marks each free event
 // it settled, and the owner, behind Head, releases the marked blocks
 // before it reuses their slots, so that glibc sees a thread free its own
-// blocks, as natively.
+// blocks, as natively. The owner does that under its ring's SettleLock,
+// which fork takes too: a child never inherits a ring whose blocks were
+// half handed back (it would free them a second time).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EventRing.h"
 
 #include "Arena.h"
+#include "Fork.h"
 #include "Runtime.h"
 #include "Threads.h"
 
@@ -60,7 +63,8 @@ constexpr uint32_t HeadStep = 64;
 struct Ring {
   uint32_t Head; ///< the next event to apply (consumer, model lock)
   uint32_t Tail; ///< the next slot to fill (the owner)
-  uint32_t Released; ///< the next applied event to settle (the owner)
+  uint32_t Released; ///< the next applied event to settle (SettleLock)
+  Mutex SettleLock;  ///< the owner settling, or fork
   Ring *Prev, *Next; ///< the list of rings (model lock)
   Event Slots[RingCap];
 };
@@ -275,6 +279,7 @@ inline Ring *ringForEvent() {
 
 /// Releases the blocks of the owner's applied frees up to Head.
 void settle(Ring &R) {
+  MutexLock L(R.SettleLock);
   uint32_t H = __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
   for (uint32_t I = R.Released; I != H; ++I) {
     const Event &E = R.Slots[I % RingCap];
@@ -394,24 +399,46 @@ void native::retireOwnRing() {
   bool Was = T.InRuntime;
   T.InRuntime = true;
   {
+    // Settled before it leaves the list, so that a fork meanwhile finds
+    // either the ring, to settle in the child, or nothing left to settle.
     MutexLock L(TheModel.Lock);
     applyRing(*R, true);
+    settle(*R);
     unlinkRing(R);
   }
-  settle(*R);
   MyRing = nullptr;
   RingRetired = true;
   arenaDeallocate(R, sizeof(Ring));
   T.InRuntime = Was;
 }
 
-void native::adoptRingsAfterFork() {
+// Every ring but the forking thread's own: that one a signal handler
+// calling fork may have interrupted in the middle of settling, and the
+// forking thread finishes it in both processes when the handler returns.
+void native::ringsBeforeFork() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.lock();
+}
+
+void native::ringsAfterForkParent() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.unlock();
+}
+
+// The other threads' events are history the child inherits: applied, their
+// frees' blocks released, their rings forgotten.
+void native::ringsAfterForkChild() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.reset();
   MutexLock L(TheModel.Lock);
   applyAllRings();
   for (Ring *R = Rings, *Next; R; R = Next) {
     Next = R->Next;
     if (R != MyRing) {
-      settle(*R); // for a thread that no longer exists
+      settle(*R);
       unlinkRing(R);
       arenaDeallocate(R, sizeof(Ring));
     }

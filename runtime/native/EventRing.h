@@ -98,10 +98,6 @@ void applyAllRings();
 /// events are applied directly.
 void retireOwnRing();
 
-/// In a forked child, with the model lock reset: applies the rings of the
-/// threads that did not survive the fork and forgets them.
-void adoptRingsAfterFork();
-
 /// The model's clock reading: the time of the ring event being applied,
 /// else what Read reads, never less than a reading given before. Model
 /// lock held.

@@ -20,6 +20,7 @@
 
 #include "Arena.h"
 #include "EventRing.h"
+#include "Fork.h"
 #include "Lifecycle.h"
 #include "Modules.h"
 #include "OutFile.h"
@@ -116,34 +117,6 @@ void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
 const char *getEnv(const char *Name) { return getenv(Name); }
 
-// The forking thread holds the runtime's locks across fork: it counts as
-// inside the runtime meanwhile, so that a fatal signal arriving then does
-// not wait for a lock that its own thread holds.
-void beforeFork() {
-  TheThread.InRuntime = true;
-  TheModel.Lock.lock();
-  arenaBeforeFork();
-}
-
-void afterForkParent() {
-  arenaAfterForkParent();
-  TheModel.Lock.unlock();
-  TheThread.InRuntime = false;
-}
-
-void afterForkChild() {
-  // The child keeps the inherited profile; only the locks (whose holders
-  // may not exist here) and the per-process %n counter start afresh.
-  arenaResetAfterFork();
-  TheModel.Lock.reset();
-  // The other threads' events are history the child inherits.
-  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive)
-    adoptRingsAfterFork();
-  FileSequence = 0;
-  OwnerPid = getpid();
-  TheThread.InRuntime = false;
-}
-
 /// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
 void parseOptionsOrExit(Options &O) {
   const char *Text = getOptionsVariable();
@@ -201,6 +174,7 @@ uint32_t captureMax(const Options &O) {
 
 /// Sets up everything; returns the state to enter.
 RuntimeState initialise() {
+  installForkHandlers();
   const Allocator &A = arenaAllocator();
   void *OptsMem = A.allocate(sizeof(Options));
   void *DepotMem = A.allocate(sizeof(StackDepot));
@@ -235,7 +209,6 @@ RuntimeState initialise() {
   Prof->startup();
 
   OwnerPid = getpid();
-  pthread_atfork(beforeFork, afterForkParent, afterForkChild);
   // Registered first, so it runs after every handler the program adds.
   at_quick_exit(onQuickExit);
   resolveExitFunctions();
@@ -354,6 +327,18 @@ bool native::prepareEvent(ThreadState &T) {
 }
 
 bool native::insideRuntime() { return TheThread.InRuntime; }
+
+void native::modelBeforeFork() { TheModel.Lock.lock(); }
+
+void native::modelAfterForkParent() { TheModel.Lock.unlock(); }
+
+// The child keeps the inherited profile and becomes its owner; the %n
+// counter is per process and starts afresh.
+void native::modelAfterForkChild() {
+  TheModel.Lock.reset();
+  FileSequence = 0;
+  OwnerPid = getpid();
+}
 
 bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
 

@@ -12,13 +12,13 @@
 #include "Modules.h"
 
 #include "Arena.h"
+#include "Fork.h"
 #include "EhFrame.h"
 #include "FrameRules.h"
 #include "Lock.h"
 
 #include <elf.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -171,15 +171,16 @@ int initOne(dl_phdr_info *Info, size_t, void *) {
 
 } // namespace
 
-// A forked child has one thread: a holder of the lock in the parent does
-// not exist there.
-static void resetAfterFork() { ModulesLock.reset(); }
+void native::modulesBeforeFork() { ModulesLock.lock(); }
+
+void native::modulesAfterForkParent() { ModulesLock.unlock(); }
+
+void native::modulesAfterForkChild() { ModulesLock.reset(); }
 
 void native::initModules() {
   static bool Done = false;
   if (__atomic_exchange_n(&Done, true, __ATOMIC_ACQ_REL))
     return;
-  pthread_atfork(nullptr, nullptr, resetAfterFork);
   dl_iterate_phdr(initOne, nullptr);
 }
 

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Fork.h"
 #include "Lifecycle.h"
 #include "Lock.h"
 #include "Runtime.h"
@@ -301,6 +302,19 @@ void native::installFatalSignalHandlers() {
 }
 
 int native::PendingSignal = 0;
+
+// The forking thread has every signal blocked (Fork.cpp), as ViewGuard
+// would.
+void native::signalsBeforeFork() { ViewLock.lock(); }
+
+void native::signalsAfterForkParent() { ViewLock.unlock(); }
+
+// A signal the parent received inside the runtime and was about to die of
+// was the parent's, not the child's.
+void native::signalsAfterForkChild() {
+  ViewLock.reset();
+  __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELAXED);
+}
 
 void native::deliverPendingSignal() {
   int Sig = __atomic_exchange_n(&PendingSignal, 0, __ATOMIC_ACQ_REL);
