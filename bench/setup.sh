@@ -11,7 +11,7 @@ cache=${1:?usage: setup.sh CACHE_DIR}
 mkdir -p "$cache/src"
 
 # Source packages the workloads come from.
-sources=(lua5.4 sqlite3 libjsoncpp bzip2)
+sources=(lua5.4 sqlite3 libjsoncpp bzip2 tinyxml2)
 # Tools: dpkg-dev extracts the packages (dpkg-source), tcl and make generate
 # sqlite's amalgamation, and the profilers compared against must exist. Run
 # times come from wait4's rusage, so /usr/bin/time is not needed.

@@ -247,11 +247,15 @@ bool canSplitEdges(BasicBlock *From, BasicBlock *To) {
 
 /// The first instruction of \p BB before which the local must be flushed
 /// (a call that may reach the runtime, or a terminator that leaves the
-/// function), or null.
+/// function), or null. A return's flush goes before the call in tail
+/// position, if there is one, so that the call stays a jump.
 Instruction *firstFlushPoint(BasicBlock &BB) {
+  CallInst *TailCall = nullptr;
+  if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+    TailCall = massif::tailPositionCall(*Ret);
   for (Instruction &I : BB)
-    if (mayReadCounter(I) || isa<ReturnInst>(I) || isa<ResumeInst>(I) ||
-        isa<UnreachableInst>(I))
+    if (mayReadCounter(I) || &I == TailCall || isa<ReturnInst>(I) ||
+        isa<ResumeInst>(I) || isa<UnreachableInst>(I))
       return &I;
   return nullptr;
 }
@@ -461,6 +465,9 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         !Filter.allows(F))
       continue;
+    // The returns the flushes would keep from their tail calls are copied
+    // first, as code generation copies them; then counted where they are.
+    copyReturnsForTailCalls(F);
     DenseMap<BasicBlock *, BasicBlock *> OwnerOf = findCountOwners(F);
     DenseMap<BasicBlock *, uint64_t> Totals;
     for (BasicBlock &BB : F)

@@ -20,10 +20,12 @@
 #include "llvm/Support/Alignment.h"
 
 namespace llvm {
+class CallInst;
 class Function;
 class GlobalVariable;
 class Instruction;
 class Module;
+class ReturnInst;
 class Type;
 } // namespace llvm
 
@@ -94,14 +96,26 @@ bool addInstructionCounters(llvm::Module &M, const FunctionFilter &Filter);
 /// Whether -massif-count-instructions asks MassifPass for counters.
 bool instructionCountersRequested();
 
-/// Makes every function of \p M that \p Filter allows report the stack
-/// pointer to the runtime after its prologue and before each return, when
-/// the running thread's probe flag is set (x86-64 only). Returns whether
-/// \p M changed.
+/// Gives every function of \p M that \p Filter allows a sled after its
+/// prologue and before each return, which the runtime patches into a call
+/// reporting the stack pointer when --stacks=yes asks (x86-64 only).
+/// Returns whether \p M changed.
 bool addStackProbes(llvm::Module &M, const FunctionFilter &Filter);
 
 /// Whether -massif-stack-probes asks MassifPass for stack probes.
 bool stackProbesRequested();
+
+/// Copies each return block of \p F that holds nothing but its return
+/// into the predecessors that end in a call code generation will turn into
+/// a jump, as CodeGenPrepare would (TailCalls.cpp): once the passes add
+/// code before the return, code generation no longer can. Returns whether
+/// \p F changed (its CFG did).
+bool copyReturnsForTailCalls(llvm::Function &F);
+
+/// The call before \p Ret that code generation will emit as a jump (a
+/// sibling or musttail call whose result, or nothing, is returned), or
+/// null. Code the passes add at the return goes before that call.
+llvm::CallInst *tailPositionCall(llvm::ReturnInst &Ret);
 
 /// Where code that must run once at function entry goes in \p F: after the
 /// entry block's static allocas (splitting the block there keeps them

@@ -39,9 +39,11 @@
 // (entryCodePoint: after the arguments' stores; before the return value's
 // load). docs/DESIGN-pass.md, "Stack probes", has the details.
 //
-// The exit probe goes before a sibling call that precedes the return (a
-// musttail call, which must stay next to its return, or a tail call whose
-// result is returned, so it can still become a sibling call).
+// The exit probe goes before a call in tail position (a musttail call,
+// which must stay next to its return, or a tail call whose result is
+// returned, so it still becomes a jump). A return that such calls share
+// with other paths is first copied next to each of them, as code
+// generation would have (TailCalls.cpp).
 //
 // A small leaf is not probed: a function that calls nothing (intrinsics
 // aside) and whose static frame is at most SmallLeafFrameB bytes. No other
@@ -92,30 +94,17 @@ bool massif::stackProbesRequested() { return StackProbes; }
 
 namespace {
 
-/// Where the exit probe for \p Ret goes: before a tail call that ends the
-/// block (and the bitcast of its result, if any), else before \p Ret.
+/// Where the exit probe for \p Ret goes: before a call in tail position
+/// (which must stay next to its return to remain a jump), else before
+/// \p Ret.
 Instruction *exitProbePoint(ReturnInst *Ret) {
-  Instruction *Prev = Ret->getPrevNode();
-  while (Prev && isa<DbgInfoIntrinsic>(Prev))
-    Prev = Prev->getPrevNode();
-  if (Prev && isa<BitCastInst>(Prev) && Ret->getReturnValue() == Prev) {
-    Instruction *Cast = Prev;
-    Prev = Prev->getPrevNode();
-    while (Prev && isa<DbgInfoIntrinsic>(Prev))
-      Prev = Prev->getPrevNode();
-    if (!Prev || Cast->getOperand(0) != Prev)
-      return Ret;
-  }
-  // A sibling call: the call's result (or nothing) is what is returned.
-  auto *Call = dyn_cast_or_null<CallInst>(Prev);
-  Value *Returned = Ret->getReturnValue();
-  if (Returned && Returned != Call && isa<BitCastInst>(Returned))
-    Returned = cast<BitCastInst>(Returned)->getOperand(0);
-  if (Call && (Call->isMustTailCall() ||
-               (Call->isTailCall() && (!Returned || Returned == Call))))
+  if (CallInst *Call = massif::tailPositionCall(*Ret))
     return Call;
   // -O0 returns a value loaded from its slot: the sled goes before the
   // load, so that no value is held across it (see entryCodePoint).
+  Instruction *Prev = Ret->getPrevNode();
+  while (Prev && isa<DbgInfoIntrinsic>(Prev))
+    Prev = Prev->getPrevNode();
   auto *Load = dyn_cast_or_null<LoadInst>(Prev);
   if (Load && Ret->getReturnValue() == Load && !Load->isVolatile() &&
       isa<AllocaInst>(Load->getPointerOperand()))
@@ -284,6 +273,7 @@ bool massif::addStackProbes(Module &M, const FunctionFilter &Filter) {
     return false;
   Prober P(M);
   for (Function *F : Targets) {
+    copyReturnsForTailCalls(*F);
     // Collect first: the exit points are found before any sled is added.
     SmallVector<Instruction *, 4> Exits;
     for (BasicBlock &BB : *F)

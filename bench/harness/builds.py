@@ -111,6 +111,10 @@ PROGRAMS = {p.name: p for p in [
     Program("jsonbench", True, _jsonSources,
             lambda ctx: ["-I" + os.path.join(ctx.srcDir("libjsoncpp"), "include")]),
     Program("bzip2", False, _bzip2Sources, lambda ctx: ["-D_FILE_OFFSET_BITS=64"]),
+    # tinyxml2's own test program: built for bench/calls.py, not timed.
+    Program("xmltest", True,
+            lambda ctx: [os.path.join(ctx.srcDir("tinyxml2"), f)
+                         for f in ("xmltest.cpp", "tinyxml2.cpp")]),
     Program("pairs", False, lambda ctx: [os.path.join(BENCH, "micro", "pairs.c")]),
     Program("threads", False, lambda ctx: [os.path.join(BENCH, "micro", "threads.c")],
             lambda ctx: ["-pthread"], ["-lpthread"]),
