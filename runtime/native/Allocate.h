@@ -9,13 +9,17 @@
 // would pop it). Behaviour follows glibc for the program and Massif for the
 // profile: realloc(NULL, n) is malloc, realloc(p, 0) frees and returns NULL,
 // a failed or overflowing allocation records nothing, free(NULL) is no event.
+// Where glibc would abort (a second free, a free or realloc where no block
+// begins), Massif's answer: the call is ignored, realloc returns NULL.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MASSIF_NATIVE_ALLOCATE_H
 #define MASSIF_NATIVE_ALLOCATE_H
 
+#include "EmergencyHeap.h"
 #include "EventRing.h"
+#include "LiveStarts.h"
 #include "Runtime.h"
 
 #include <errno.h>
@@ -26,9 +30,38 @@ namespace native {
 
 constexpr size_t PageB = 4096;
 
+/// Whether the thread is writing the profile after a fault in glibc's
+/// allocator: its allocations then come from EmergencyHeap.h.
+MASSIF_ALWAYS_INLINE bool inEmergency() {
+  return __builtin_expect(TheThread.Emergency, 0);
+}
+
+/// The result of glibc's allocation functions: a block is marked live
+/// (LiveStarts.h) whether or not it is recorded.
+MASSIF_ALWAYS_INLINE void *marked(void *P) {
+  if (P)
+    TheLiveStarts.mark(P);
+  return P;
+}
+
+/// Claims P for a free: true when it begins a live block, which the
+/// caller then frees. A second free is ignored silently, as Massif's
+/// allocator ignores it; a free where no block begins (Massif's allocator
+/// aborts there) is ignored with one warning.
+MASSIF_ALWAYS_INLINE bool claimForFree(void *P) {
+  Claim C = TheLiveStarts.claim(P);
+  if (__builtin_expect(C == Claim::Live, 1))
+    return true;
+  if (C == Claim::Unknown)
+    warnIgnoredFree(P);
+  return false;
+}
+
 MASSIF_ALWAYS_INLINE void *doMalloc(size_t SizeB, const void *EntryFrame) {
+  if (inEmergency())
+    return emergencyAllocate(SizeB);
   ThreadState *T = beginEvent();
-  void *P = __libc_malloc(SizeB);
+  void *P = marked(glibcMalloc(SizeB));
   if (T) {
     if (P)
       recordAlloc(*T, P, SizeB, 0, EntryFrame);
@@ -39,8 +72,13 @@ MASSIF_ALWAYS_INLINE void *doMalloc(size_t SizeB, const void *EntryFrame) {
 
 MASSIF_ALWAYS_INLINE void *doCalloc(size_t Count, size_t SizeB,
                                     const void *EntryFrame) {
+  size_t TotalB;
+  if (inEmergency())
+    return __builtin_mul_overflow(Count, SizeB, &TotalB)
+               ? nullptr
+               : emergencyAllocate(TotalB);
   ThreadState *T = beginEvent();
-  void *P = __libc_calloc(Count, SizeB); // NULL on overflow
+  void *P = marked(glibcCalloc(Count, SizeB)); // NULL on overflow
   if (T) {
     if (P)
       recordAlloc(*T, P, Count * SizeB, 0, EntryFrame);
@@ -49,39 +87,53 @@ MASSIF_ALWAYS_INLINE void *doCalloc(size_t Count, size_t SizeB,
   return P;
 }
 
+/// The free of a claimed block: with threads batched, and the block
+/// released once the model has applied it (EventRing.h). Inside an event.
+MASSIF_ALWAYS_INLINE void freeClaimed(void *P) {
+  if (!ringFree(P)) {
+    recordFree(P);
+    // Under the guard: a fatal signal raised inside glibc's free (its
+    // heap checks abort) must see the thread as inside the allocator.
+    glibcFree(P);
+  }
+}
+
 MASSIF_ALWAYS_INLINE void doFree(void *P) {
-  if (!P)
+  if (!P || inEmergency() || !claimForFree(P))
     return;
   if (ThreadState *T = beginEvent()) {
-    // With threads, the free is batched and the block released once the
-    // model has applied it (EventRing.h).
-    if (!ringFree(P)) {
-      recordFree(P);
-      // Under the guard: a fatal signal raised inside glibc's free (its
-      // heap checks abort) must see the thread as inside the allocator.
-      __libc_free(P);
-    }
+    freeClaimed(P);
     endEvent(*T);
     return;
   }
-  __libc_free(P);
+  glibcFree(P);
 }
 
+/// realloc as Massif's allocator answers it: a block that is not live is
+/// neither freed nor moved, and the answer is NULL (ENOMEM unless freeing).
 MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
                                      const void *EntryFrame) {
+  if (inEmergency())
+    return emergencyReallocate(P, SizeB);
+  if (P && SizeB == 0) {
+    doFree(P);
+    return nullptr;
+  }
+  if (P && TheLiveStarts.claim(P) != Claim::Live) {
+    errno = ENOMEM;
+    return nullptr;
+  }
   ThreadState *T = beginEvent();
-  if (!T)
-    return __libc_realloc(P, SizeB);
-  void *NewP = nullptr;
+  if (!T) {
+    void *NewP = glibcRealloc(P, SizeB);
+    TheLiveStarts.mark(NewP ? NewP : P); // on failure P is still live
+    return NewP;
+  }
+  void *NewP;
   if (!P) {
-    NewP = __libc_malloc(SizeB);
+    NewP = marked(glibcMalloc(SizeB));
     if (NewP)
       recordAlloc(*T, NewP, SizeB, 0, EntryFrame);
-  } else if (SizeB == 0) {
-    if (!ringFree(P)) {
-      recordFree(P);
-      __libc_free(P);
-    }
   } else {
     NewP = reallocAndRecord(*T, P, SizeB, EntryFrame);
   }
@@ -103,11 +155,15 @@ MASSIF_ALWAYS_INLINE void *doReallocArray(void *P, size_t Count, size_t SizeB,
 /// of an AlignB-aligned block.
 MASSIF_ALWAYS_INLINE void *doMemalign(size_t AlignB, size_t SizeB,
                                       const void *EntryFrame) {
+  if (inEmergency())
+    return emergencyAllocate(SizeB, AlignB);
   ThreadState *T = beginEvent();
-  void *P = __libc_memalign(AlignB, SizeB);
+  void *P = marked(glibcMemalign(AlignB, SizeB));
   if (T) {
+    // Massif's memalign: an alignment below 16 is 16, whatever --alignment
+    // says (0 would mean malloc's, which --alignment sets).
     if (P)
-      recordAlloc(*T, P, SizeB, AlignB, EntryFrame);
+      recordAlloc(*T, P, SizeB, AlignB < 16 ? 16 : AlignB, EntryFrame);
     endEvent(*T);
   }
   return P;
@@ -128,12 +184,10 @@ MASSIF_ALWAYS_INLINE int doPosixMemalign(void **Out, size_t AlignB,
   return 0;
 }
 
+/// glibc 2.36's aligned_alloc is memalign: any alignment is taken (below
+/// 16 as 16, others rounded up to a power of two), as Massif's is.
 MASSIF_ALWAYS_INLINE void *doAlignedAlloc(size_t AlignB, size_t SizeB,
                                           const void *EntryFrame) {
-  if (AlignB == 0 || (AlignB & (AlignB - 1)) != 0) { // as glibc 2.36
-    errno = EINVAL;
-    return nullptr;
-  }
   return doMemalign(AlignB, SizeB, EntryFrame);
 }
 
@@ -141,8 +195,10 @@ MASSIF_ALWAYS_INLINE void *doAlignedAlloc(size_t AlignB, size_t SizeB,
 /// page: Massif aborts the program at pvalloc, which the runtime must not.
 MASSIF_ALWAYS_INLINE void *doValloc(size_t SizeB, bool RoundUp,
                                     const void *EntryFrame) {
+  if (inEmergency())
+    return emergencyAllocate(SizeB, PageB);
   ThreadState *T = beginEvent();
-  void *P = RoundUp ? __libc_pvalloc(SizeB) : __libc_valloc(SizeB);
+  void *P = marked(glibcValloc(SizeB, RoundUp));
   if (T) {
     if (P)
       recordAlloc(*T, P, RoundUp ? (SizeB + PageB - 1) & ~(PageB - 1) : SizeB,

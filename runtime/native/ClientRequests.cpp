@@ -60,7 +60,7 @@ __massif_client_request(unsigned long long *Args, unsigned long long Default) {
   if (Code != FreeLikeBlock)
     Stack = captureAndIntern(*T, __builtin_frame_address(0));
   {
-    MutexLock L(TheModel.Lock);
+    ModelLock L;
     if (active()) {
       catchUpFor(Code == MallocLikeBlock ? 0 : Addr);
       switch (Code) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Allocate.h"
 #include "EventRing.h"
 #include "Runtime.h"
 
@@ -97,10 +98,16 @@ MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete) {
   GuardScope G{*T};
   // With threads, the library's delete is a free, and frees are batched
   // (EventRing.h); a program's own operator delete runs now, after the
-  // model has applied the free.
+  // model has applied the free. The library's free would claim the block
+  // (LiveStarts.h); the batched one claims it here.
   if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
-      deletesAreFrees() && ringFree(P))
+      deletesAreFrees()) {
+    if (!claimForFree(P) || ringFree(P))
+      return;
+    recordFree(P);
+    glibcFree(P);
     return;
+  }
   recordFree(P);
   Delete();
 }

@@ -158,7 +158,7 @@ void releaseParked() {
     if (uint64_t A = Parked[I]) {
       Parked[I] = 0;
       --NumParked;
-      __libc_free((void *)A);
+      glibcFree((void *)A);
     }
 }
 
@@ -185,7 +185,7 @@ void apply(Event &E) {
     Prof.onMalloc(E.Addr, E.ReqB, AlignB, E.Stack);
     if (NumParked && unpark(E.Addr)) {
       Prof.onFree(E.Addr);
-      __libc_free((void *)E.Addr);
+      glibcFree((void *)E.Addr);
     }
     return;
   }
@@ -255,7 +255,7 @@ __attribute__((noinline)) Ring *createRing() {
   if (!R)
     return nullptr;
   {
-    MutexLock L(TheModel.Lock);
+    ModelLock L;
     R->Next = Rings;
     if (Rings)
       Rings->Prev = R;
@@ -284,17 +284,17 @@ void settle(Ring &R) {
   for (uint32_t I = R.Released; I != H; ++I) {
     const Event &E = R.Slots[I % RingCap];
     if (E.Kind == EventFreeApplied)
-      __libc_free((void *)E.Addr);
+      glibcFree((void *)E.Addr);
   }
   R.Released = H;
 }
 
 /// Applies every ring if the model's lock is free; whether it was.
 bool tryApplyEveryRing() {
-  if (!TheModel.Lock.tryLock())
+  if (!ModelLock::tryAcquire())
     return false;
   applyEveryRing();
-  TheModel.Lock.unlock();
+  ModelLock::release();
   return true;
 }
 
@@ -347,10 +347,15 @@ uint64_t eventTime() {
   return 0;
 }
 
+/// 0 for malloc's alignment, else log2 + 1 of AlignB rounded up to a power
+/// of two (the model rounds memalign's alignments so too).
 uint8_t alignCode(size_t AlignB) {
   if (AlignB == 0)
     return 0;
-  return uint8_t(64 - __builtin_clzll(AlignB)); // log2 + 1 of a power of two
+  uint8_t Log2 = uint8_t(63 - __builtin_clzll(AlignB));
+  if (AlignB & (AlignB - 1))
+    ++Log2;
+  return uint8_t(Log2 + 1);
 }
 
 } // namespace
@@ -370,9 +375,16 @@ bool native::ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
 /// returning now, not when the ring is next applied.
 constexpr size_t HoldMaxB = 64 * 1024;
 
+/// The size of glibc's chunk at P, read from the word before it (the
+/// layout of every glibc): the block's size, give or take a word. Not
+/// malloc_usable_size, which also reads the next chunk's header: a heap an
+/// overrun corrupted would then fault here rather than where glibc's own
+/// free finds the damage, as it does without the runtime.
+static size_t chunkSizeB(const void *P) { return ((const size_t *)P)[-1] & ~size_t(7); }
+
 bool native::ringFreeSlow(void *P) {
   Ring *R = ringForEvent();
-  if (!R || libcUsableSize(P) >= HoldMaxB)
+  if (!R || chunkSizeB(P) >= HoldMaxB)
     return false;
   Event &E = nextSlot(*R);
   E = Event{(uint64_t)P, 0, eventTime(), 0, EventFree, 0};
@@ -401,7 +413,7 @@ void native::retireOwnRing() {
   {
     // Settled before it leaves the list, so that a fork meanwhile finds
     // either the ring, to settle in the child, or nothing left to settle.
-    MutexLock L(TheModel.Lock);
+    ModelLock L;
     applyRing(*R, true);
     settle(*R);
     unlinkRing(R);
@@ -433,7 +445,7 @@ void native::ringsAfterForkChild() {
   for (Ring *R = Rings; R; R = R->Next)
     if (R != MyRing)
       R->SettleLock.reset();
-  MutexLock L(TheModel.Lock);
+  ModelLock L;
   applyAllRings();
   for (Ring *R = Rings, *Next; R; R = Next) {
     Next = R->Next;

@@ -5,8 +5,11 @@
 // This archive member defines malloc and its relatives in the executable, so
 // the dynamic linker binds every call in the process to them, including
 // calls made inside libc (strdup, getline, stdio buffers) and other
-// uninstrumented libraries. The real work is done by glibc's __libc_*
-// functions. mallopt and malloc_trim stay glibc's.
+// uninstrumented libraries. glibc's __libc_malloc and its relatives are
+// defined here too, as Valgrind replaces them: a program that calls them
+// gets the same answers and the same profile as through malloc. The real
+// work is done by libc.so.6's own functions (Glibc.h). mallopt and
+// malloc_trim stay glibc's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,11 +54,41 @@ MASSIF_EXPORT void *valloc(size_t SizeB) { return doValloc(SizeB, false, FRAME);
 MASSIF_EXPORT void *pvalloc(size_t SizeB) { return doValloc(SizeB, true, FRAME); }
 
 MASSIF_EXPORT size_t malloc_usable_size(void *P) {
+  if (inEmergency())
+    return emergencyUsableSize(P);
   ThreadState *T = beginEvent();
   size_t UsableB = usableSize(P, T != nullptr);
   if (T)
     endEvent(*T);
   return UsableB;
+}
+
+// glibc's own names for the same functions.
+
+MASSIF_EXPORT void *__libc_malloc(size_t SizeB) {
+  return doMalloc(SizeB, FRAME);
+}
+
+MASSIF_EXPORT void __libc_free(void *P) { doFree(P); }
+
+MASSIF_EXPORT void *__libc_calloc(size_t Count, size_t SizeB) {
+  return doCalloc(Count, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *__libc_realloc(void *P, size_t SizeB) {
+  return doRealloc(P, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *__libc_memalign(size_t AlignB, size_t SizeB) {
+  return doMemalign(AlignB, SizeB, FRAME);
+}
+
+MASSIF_EXPORT void *__libc_valloc(size_t SizeB) {
+  return doValloc(SizeB, false, FRAME);
+}
+
+MASSIF_EXPORT void *__libc_pvalloc(size_t SizeB) {
+  return doValloc(SizeB, true, FRAME);
 }
 
 } // extern "C"

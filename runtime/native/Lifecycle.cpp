@@ -328,13 +328,14 @@ bool native::prepareEvent(ThreadState &T) {
 
 bool native::insideRuntime() { return TheThread.InRuntime; }
 
-void native::modelBeforeFork() { TheModel.Lock.lock(); }
+void native::modelBeforeFork() { ModelLock::acquire(); }
 
-void native::modelAfterForkParent() { TheModel.Lock.unlock(); }
+void native::modelAfterForkParent() { ModelLock::release(); }
 
 // The child keeps the inherited profile and becomes its owner; the %n
 // counter is per process and starts afresh.
 void native::modelAfterForkChild() {
+  TheModel.Owner = nullptr;
   TheModel.Lock.reset();
   FileSequence = 0;
   OwnerPid = getpid();
@@ -350,9 +351,43 @@ bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
   }
 }
 
+/// The write of a process dying of a fault or an abort inside glibc's
+/// allocator, called by the runtime (glibc's checks found its heap
+/// corrupted): glibc's heap and lock are unusable, but the runtime's
+/// records are whole, since it calls glibc only between its updates. The
+/// write allocates from the emergency heap. If this thread holds the
+/// model's lock, it may be in the middle of applying a ring, which cannot
+/// be applied again: the other threads' rings are then left out.
+static bool writeAfterGlibcFault() {
+  ThreadState &T = TheThread;
+  if (!ownsRuntime() ||
+      __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
+    return false;
+  T.Emergency = true; // for the rest of the process's short life
+  uint64_t OldMask[16];
+  blockFatalSignals(OldMask);
+  bool Held = ModelLock::heldHere();
+  if (!Held)
+    ModelLock::acquire();
+  bool Written = false;
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+    if (!Held)
+      applyAllRings();
+    ApplyingRingEvent = false;
+    __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
+    Written = writeProfileFile(WriteReason::Signal);
+  }
+  if (!Held)
+    ModelLock::release();
+  restoreSignals(OldMask);
+  return Written;
+}
+
 bool native::writeProfile(WriteReason Why, const char *Event) {
   ThreadState &T = TheThread;
   if (T.InRuntime) {
+    if (Why == WriteReason::Signal && T.InGlibc && !T.Emergency)
+      return writeAfterGlibcFault();
     // This thread may hold the model lock, the arena lock or glibc's: a
     // write now could deadlock or read a half-updated model.
     if (OwnerPid == 0 || ownsRuntime()) {
@@ -374,7 +409,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
     uint64_t OldMask[16];
     blockFatalSignals(OldMask);
     {
-      MutexLock L(TheModel.Lock);
+      ModelLock L;
       if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
         // Every thread's events so far, in the profile.
         applyAllRings();

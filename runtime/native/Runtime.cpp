@@ -13,41 +13,21 @@
 #include "Runtime.h"
 
 #include "EventRing.h"
+#include "LiveStarts.h"
 #include "Unwind.h"
 
 #include "massif/abi.h"
 
-#include <dlfcn.h>
 
 using namespace massif;
 using namespace massif::native;
 
 __thread ThreadState native::TheThread __attribute__((tls_model(
-    "initial-exec"))) = {false, false, 0, 0, nullptr};
+    "initial-exec"))) = {false, false, false, false, 0, 0, nullptr};
 
 uint32_t native::TheState = StateUninitialised;
 
 Model native::TheModel = {};
-
-// glibc's malloc_usable_size, which ours shadows; found on first use.
-static size_t (*LibcUsableSize)(void *) = nullptr;
-
-size_t native::libcUsableSize(void *P) {
-  using UsableFn = size_t (*)(void *);
-  UsableFn Fn = __atomic_load_n(&LibcUsableSize, __ATOMIC_ACQUIRE);
-  if (!Fn) {
-    // dlsym may allocate: keep it away from the profile.
-    ThreadState &T = TheThread;
-    bool Was = T.InRuntime;
-    T.InRuntime = true;
-    Fn = (UsableFn)dlsym(RTLD_NEXT, "malloc_usable_size");
-    T.InRuntime = Was;
-    if (!Fn)
-      return 0;
-    __atomic_store_n(&LibcUsableSize, Fn, __ATOMIC_RELEASE);
-  }
-  return Fn(P);
-}
 
 // main's frame once main has started; main sets it (llvm-pass/MainFrame.cpp).
 extern "C" MASSIF_EXPORT void *__massif_main_frame = nullptr;
@@ -70,7 +50,7 @@ void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
   StackId Stack = captureAndIntern(T, EntryFrame);
   if (ringAlloc(P, ReqB, AlignB, Stack))
     return;
-  MutexLock L(TheModel.Lock);
+  ModelLock L;
   // The model replays Valgrind's allocator to find the slop.
   if (active())
     TheModel.Prof->onMalloc((uint64_t)P, ReqB, AlignB, Stack);
@@ -85,7 +65,7 @@ void native::catchUpFor(uint64_t Addr) {
 }
 
 void native::recordFree(void *P) {
-  MutexLock L(TheModel.Lock);
+  ModelLock L;
   if (!active())
     return;
   catchUpFor((uint64_t)P);
@@ -95,24 +75,28 @@ void native::recordFree(void *P) {
 void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                                const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
-  MutexLock L(TheModel.Lock);
+  ModelLock L;
   if (active())
     catchUpFor((uint64_t)P);
-  void *NewP = __libc_realloc(P, SizeB);
-  // On failure the old block is untouched, and so is the model.
+  void *NewP = glibcRealloc(P, SizeB);
+  // P was claimed (LiveStarts.h); on failure the old block is untouched
+  // and live again, and the model is untouched too.
+  TheLiveStarts.mark(NewP ? NewP : P);
   if (NewP && active())
     TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, Stack);
   return NewP;
 }
 
 size_t native::usableSize(void *P, bool Recorded) {
-  if (!P)
+  // Where no live block begins, glibc would read whatever lies before P;
+  // Massif answers 0.
+  if (!P || !TheLiveStarts.isLive(P))
     return 0;
-  size_t RealB = libcUsableSize(P);
+  size_t RealB = glibcUsableSize(P);
   uint64_t ReqB = 0, SlopB = 0;
   bool Known = false;
   if (Recorded) {
-    MutexLock L(TheModel.Lock);
+    ModelLock L;
     if (active()) {
       applyOwnRing();
       Known = TheModel.Prof->findBlock((uint64_t)P, ReqB, SlopB);

@@ -22,6 +22,7 @@
 #ifndef MASSIF_NATIVE_RUNTIME_H
 #define MASSIF_NATIVE_RUNTIME_H
 
+#include "Glibc.h"
 #include "Lock.h"
 #include "Options.h"
 #include "Profile.h"
@@ -32,23 +33,15 @@
 
 #define MASSIF_EXPORT __attribute__((visibility("default")))
 
-// glibc's own allocator, under names that the interposers cannot shadow.
-extern "C" {
-void *__libc_malloc(size_t SizeB);
-void __libc_free(void *P);
-void *__libc_calloc(size_t Count, size_t SizeB);
-void *__libc_realloc(void *P, size_t SizeB);
-void *__libc_memalign(size_t AlignB, size_t SizeB);
-void *__libc_valloc(size_t SizeB);
-void *__libc_pvalloc(size_t SizeB);
-}
-
 namespace massif {
 namespace native {
 
 /// Per-thread state, in initial-exec TLS (no allocation on first access).
 struct ThreadState {
   bool InRuntime;          ///< recursion guard: forward everything to glibc
+  bool InGlibc;            ///< inside glibc's allocator, called by ours
+  bool Emergency;          ///< writing after a fault in glibc's allocator:
+                           ///< allocate from EmergencyHeap.h, not glibc
   bool StackKnown;         ///< the stack bounds have been looked up
   uintptr_t StackLo;       ///< lowest address of this thread's stack
   uintptr_t StackHi;       ///< one past the top of this thread's stack
@@ -76,7 +69,8 @@ extern uint32_t TheState MASSIF_HIDDEN;
 /// The model and what events need to feed it. Set up once by the first
 /// event; Lock serialises every call into Prof.
 struct Model {
-  Mutex Lock;
+  Mutex Lock;              ///< taken through ModelLock
+  ThreadState *Owner;      ///< the thread holding Lock, or null
   Options *Opts;
   StackDepot *Depot;
   Profile *Prof;
@@ -88,6 +82,78 @@ struct Model {
 };
 
 extern Model TheModel MASSIF_HIDDEN;
+
+/// Holds the model's lock for a scope, and says which thread holds it (a
+/// fault inside glibc's allocator may come while this thread holds it).
+class ModelLock {
+public:
+  ModelLock() { acquire(); }
+  ~ModelLock() { release(); }
+  ModelLock(const ModelLock &) = delete;
+  ModelLock &operator=(const ModelLock &) = delete;
+
+  static void acquire() {
+    TheModel.Lock.lock();
+    TheModel.Owner = &TheThread;
+  }
+  static bool tryAcquire() {
+    if (!TheModel.Lock.tryLock())
+      return false;
+    TheModel.Owner = &TheThread;
+    return true;
+  }
+  static void release() {
+    TheModel.Owner = nullptr;
+    TheModel.Lock.unlock();
+  }
+  /// Whether the calling thread holds the lock.
+  static bool heldHere() {
+    return __atomic_load_n(&TheModel.Owner, __ATOMIC_RELAXED) == &TheThread;
+  }
+};
+
+/// Calls glibc's allocator through F with the thread marked as inside it:
+/// a fault or an abort there comes from glibc's own checks of a corrupted
+/// heap, and the model is whole (Lifecycle.cpp writes the profile anyway).
+template <typename Fn> MASSIF_ALWAYS_INLINE auto inGlibc(Fn F) {
+  ThreadState &T = TheThread;
+  T.InGlibc = true;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  auto R = F();
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  T.InGlibc = false;
+  return R;
+}
+
+// glibc's allocator (Glibc.h), called through inGlibc.
+MASSIF_ALWAYS_INLINE void *glibcMalloc(size_t SizeB) {
+  return inGlibc([&] { return libcMalloc(SizeB); });
+}
+MASSIF_ALWAYS_INLINE void *glibcCalloc(size_t Count, size_t SizeB) {
+  return inGlibc([&] { return libcCalloc(Count, SizeB); });
+}
+MASSIF_ALWAYS_INLINE void *glibcRealloc(void *P, size_t SizeB) {
+  return inGlibc([&] { return libcRealloc(P, SizeB); });
+}
+MASSIF_ALWAYS_INLINE void *glibcMemalign(size_t AlignB, size_t SizeB) {
+  return inGlibc([&] { return libcMemalign(AlignB, SizeB); });
+}
+MASSIF_ALWAYS_INLINE void *glibcValloc(size_t SizeB, bool RoundUp) {
+  return inGlibc(
+      [&] { return RoundUp ? libcPvalloc(SizeB) : libcValloc(SizeB); });
+}
+MASSIF_ALWAYS_INLINE size_t glibcUsableSize(void *P) {
+  return inGlibc([&] { return libcUsableSize(P); });
+}
+MASSIF_ALWAYS_INLINE void glibcFree(void *P) {
+  // After a fault in glibc's allocator the writer leaves its heap alone.
+  if (__builtin_expect(TheThread.Emergency, 0))
+    return;
+  inGlibc([&] {
+    libcFree(P);
+    return 0;
+  });
+}
 
 /// Slow half of beginEvent: initialises the runtime and this thread.
 /// Returns false when the event must be forwarded.
@@ -149,9 +215,6 @@ void recordFree(void *P);
 /// another thread before the model has moved the block.
 void *reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                        const void *EntryFrame);
-
-/// glibc's own malloc_usable_size (which the runtime's shadows).
-size_t libcUsableSize(void *P);
 
 /// malloc_usable_size for P: what glibc reports, but, when Recorded (the
 /// caller began an event), no more than the requested plus modelled slop

@@ -156,7 +156,7 @@ void startProbes(uintptr_t TopSP) {
 /// The change of the stack under the model's lock: the path that may take
 /// a snapshot, and every change once the process has threads.
 void stackDeltaLocked(int64_t GrowthB) {
-  MutexLock L(TheModel.Lock);
+  ModelLock L;
   if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
     catchUpFor(0);
     TheModel.Prof->onStackDelta(GrowthB);
