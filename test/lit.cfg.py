@@ -56,6 +56,9 @@ if config.massif_valgrind and os.path.exists(config.massif_valgrind):
 if config.massif_vg_ms_print and os.path.exists(config.massif_vg_ms_print):
     config.available_features.add("vg-ms-print")
 config.available_features.add("llvm-" + config.massif_llvm_version)
+# Tests that make set-user-ID programs and run them as another user.
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root")
 # Plugins built for other LLVM versions (lib/massif-llvm<N>.so).
 for name in os.listdir(lib_dir) if os.path.isdir(lib_dir) else []:
     if name.startswith("massif-llvm") and name.endswith(".so"):

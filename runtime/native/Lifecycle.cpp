@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,7 +116,7 @@ void onExit() { finishProfile(); }
 
 void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
-const char *getEnv(const char *Name) { return getenv(Name); }
+const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
 
 /// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
 void parseOptionsOrExit(Options &O) {
@@ -175,6 +176,13 @@ uint32_t captureMax(const Options &O) {
 /// Sets up everything; returns the state to enter.
 RuntimeState initialise() {
   installForkHandlers();
+  if (secureMode())
+    writeLine(2, "massif: warning: the program runs with privileges "
+                 "(set-user-ID, set-group-ID or capabilities): "
+                 "MASSIF_OPTIONS and the environment are ignored, and the "
+                 "profile is written as massif.out.<pid> in the working "
+                 "directory by the user who ran it, never over an existing "
+                 "file");
   const Allocator &A = arenaAllocator();
   void *OptsMem = A.allocate(sizeof(Options));
   void *DepotMem = A.allocate(sizeof(StackDepot));
@@ -285,6 +293,26 @@ bool expandOutPath(WriteReason Why) {
   return true;
 }
 
+/// Opens the output file for writing. In secure mode (a set-user-ID
+/// program, say) whoever set the environment must not get a file written
+/// with the program's privileges: the name is the default one (the options
+/// were not read), the file is created as the user who ran the program
+/// (file-system IDs are per thread), never over an existing file and never
+/// through a symbolic link.
+int openOutput(const char *Path) {
+  if (!secureMode())
+    return open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int OldGid = setfsgid(getgid());
+  int OldUid = setfsuid(getuid());
+  int Fd = open(Path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                0644);
+  int Err = errno;
+  setfsuid(OldUid);
+  setfsgid(OldGid);
+  errno = Err;
+  return Fd;
+}
+
 /// Expands the output name (unless runFreeres did) and writes the profile.
 /// Model lock held. Returns true when the file was written.
 bool writeProfileFile(WriteReason Why) {
@@ -295,7 +323,7 @@ bool writeProfileFile(WriteReason Why) {
 
   int Fd;
   do
-    Fd = open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    Fd = openOutput(Path);
   while (Fd < 0 && errno == EINTR);
   if (Fd < 0) {
     reportFileError("cannot open", Path, errno);

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -92,8 +93,16 @@ void native::noteConstructorArgs(int Argc, char **Argv) {
   CtorArgv = Argv;
 }
 
+bool native::secureMode() { return getauxval(AT_SECURE) != 0; }
+
+const char *native::getEnvironmentVariable(const char *Name) {
+  return secureMode() ? nullptr : getenv(Name);
+}
+
 const char *native::getOptionsVariable() {
   static const char Name[] = "MASSIF_OPTIONS=";
+  if (secureMode())
+    return nullptr;
   if (environ)
     return getenv("MASSIF_OPTIONS");
   size_t SizeB = 0;

@@ -30,8 +30,18 @@ void readProcessArgs(ProcessArgs &Out);
 /// Remembers the argc/argv that glibc passes to constructors.
 void noteConstructorArgs(int Argc, char **Argv);
 
-/// The value of MASSIF_OPTIONS, or null when unset.
+/// Whether the process runs with privileges its user did not give it
+/// (set-user-ID, set-group-ID, file capabilities: the kernel's AT_SECURE,
+/// which glibc's secure_getenv obeys). The runtime then reads nothing from
+/// the environment, and writes its file as the user (Lifecycle.cpp).
+bool secureMode();
+
+/// The value of MASSIF_OPTIONS, or null when unset, and always in secure
+/// mode.
 const char *getOptionsVariable();
+
+/// getenv, except in secure mode, where every variable is unset.
+const char *getEnvironmentVariable(const char *Name);
 
 } // namespace native
 } // namespace massif
