@@ -5,14 +5,16 @@
 //   msrun [massif options] [--] program [args...]
 //
 // Validates the options with the runtime's own table (so a bad option is
-// reported before the program starts, in the runtime's words), hands them to
-// the program's runtime through MASSIF_OPTIONS, and replaces itself with the
-// program. argv[0] is passed as typed, so the cmd: line of the profile reads
-// as Massif's would.
+// reported before the program starts, in the runtime's words), checks that
+// the program carries the runtime (anything else would run unprofiled),
+// hands the options to the program's runtime through MASSIF_OPTIONS, and
+// replaces itself with the program. argv[0] is passed as typed, so the
+// cmd: line of the profile reads as Massif's would.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "RuntimeProbe.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -104,6 +106,20 @@ int main(int Argc, char **Argv) {
   if (I >= Argc) {
     fprintf(stderr, "msrun: no program given\n"
                     "msrun: usage: msrun [options] [--] program [args...]\n");
+    return 1;
+  }
+
+  std::string Path = massif::findProgram(Argv[I]);
+  if (Path.empty()) {
+    fprintf(stderr, "msrun: cannot run '%s': %s\n", Argv[I], strerror(ENOENT));
+    return 127;
+  }
+  std::string Why;
+  if (!massif::carriesRuntime(Path, Why)) {
+    fprintf(stderr,
+            "msrun: cannot profile '%s': %s; only programs built with "
+            "mscc/mscxx can be profiled\n",
+            Argv[I], Why.c_str());
     return 1;
   }
 
