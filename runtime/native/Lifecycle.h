@@ -31,6 +31,10 @@ enum class WriteReason {
 /// memory, the profile was already finished, or the calling thread is inside
 /// the runtime (a signal interrupted an allocation: the model, the arena or
 /// glibc's malloc may be locked by this very thread; a warning says so).
+/// A fatal signal inside glibc's allocator, called by the runtime, is the
+/// exception: the records are whole, and the write allocates from the
+/// emergency heap (docs/DESIGN-runtime.md, "Never from inside the
+/// allocator").
 /// Event names what happened, for that warning ("exit", "SIGSEGV", ...).
 /// Returns true when a file was written.
 bool writeProfile(WriteReason Why, const char *Event);
