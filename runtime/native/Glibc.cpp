@@ -13,6 +13,7 @@
 
 #include "Glibc.h"
 
+#include "Modules.h"
 #include "OutFile.h"
 
 #include <elf.h>
@@ -125,16 +126,6 @@ bool readTable(const dl_phdr_info &Info, SymbolTable &T) {
   }
   T.Base = Info.dlpi_addr;
   return T.Symbols && T.Strings && T.GnuHash;
-}
-
-bool containsAddress(const dl_phdr_info &Info, uint64_t Addr) {
-  for (int I = 0; I < Info.dlpi_phnum; ++I) {
-    const ElfW(Phdr) &Ph = Info.dlpi_phdr[I];
-    uint64_t Lo = Info.dlpi_addr + Ph.p_vaddr;
-    if (Ph.p_type == PT_LOAD && Addr >= Lo && Addr < Lo + Ph.p_memsz)
-      return true;
-  }
-  return false;
 }
 
 int findInObject(dl_phdr_info *Info, size_t, void *Out) {

@@ -63,32 +63,15 @@ MASSIF_EXPORT size_t malloc_usable_size(void *P) {
   return UsableB;
 }
 
-// glibc's own names for the same functions.
+// glibc's own names for the same functions: the same functions.
+#define MASSIF_ALIAS(Name, Of) __attribute__((alias(#Of))) MASSIF_EXPORT
 
-MASSIF_EXPORT void *__libc_malloc(size_t SizeB) {
-  return doMalloc(SizeB, FRAME);
-}
-
-MASSIF_EXPORT void __libc_free(void *P) { doFree(P); }
-
-MASSIF_EXPORT void *__libc_calloc(size_t Count, size_t SizeB) {
-  return doCalloc(Count, SizeB, FRAME);
-}
-
-MASSIF_EXPORT void *__libc_realloc(void *P, size_t SizeB) {
-  return doRealloc(P, SizeB, FRAME);
-}
-
-MASSIF_EXPORT void *__libc_memalign(size_t AlignB, size_t SizeB) {
-  return doMemalign(AlignB, SizeB, FRAME);
-}
-
-MASSIF_EXPORT void *__libc_valloc(size_t SizeB) {
-  return doValloc(SizeB, false, FRAME);
-}
-
-MASSIF_EXPORT void *__libc_pvalloc(size_t SizeB) {
-  return doValloc(SizeB, true, FRAME);
-}
+void *__libc_malloc(size_t) MASSIF_ALIAS(__libc_malloc, malloc);
+void __libc_free(void *) MASSIF_ALIAS(__libc_free, free);
+void *__libc_calloc(size_t, size_t) MASSIF_ALIAS(__libc_calloc, calloc);
+void *__libc_realloc(void *, size_t) MASSIF_ALIAS(__libc_realloc, realloc);
+void *__libc_memalign(size_t, size_t) MASSIF_ALIAS(__libc_memalign, memalign);
+void *__libc_valloc(size_t) MASSIF_ALIAS(__libc_valloc, valloc);
+void *__libc_pvalloc(size_t) MASSIF_ALIAS(__libc_pvalloc, pvalloc);
 
 } // extern "C"

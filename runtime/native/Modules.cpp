@@ -146,19 +146,9 @@ bool isInstrumented(const dl_phdr_info &Info) {
   return memmem((const void *)StrTab, StrSz, Name, sizeof(Name)) != nullptr;
 }
 
-bool containsCode(const dl_phdr_info &Info, uint64_t Pc) {
-  for (int I = 0; I < Info.dlpi_phnum; ++I) {
-    const ElfW(Phdr) &Ph = Info.dlpi_phdr[I];
-    uint64_t Lo = Info.dlpi_addr + Ph.p_vaddr;
-    if (Ph.p_type == PT_LOAD && Pc >= Lo && Pc < Lo + Ph.p_memsz)
-      return true;
-  }
-  return false;
-}
-
 int initOne(dl_phdr_info *Info, size_t, void *) {
   // The executable holds the runtime: mscc compiled it with frame pointers.
-  if (containsCode(*Info, (uint64_t)(uintptr_t)&initModules)) {
+  if (containsAddress(*Info, (uint64_t)(uintptr_t)&initModules)) {
     MutexLock L(ModulesLock);
     addCodeRanges(*Info);
     if (NumSeen < MaxSeen)
@@ -170,6 +160,16 @@ int initOne(dl_phdr_info *Info, size_t, void *) {
 }
 
 } // namespace
+
+bool native::containsAddress(const dl_phdr_info &Info, uint64_t Addr) {
+  for (int I = 0; I < Info.dlpi_phnum; ++I) {
+    const ElfW(Phdr) &Ph = Info.dlpi_phdr[I];
+    uint64_t Lo = Info.dlpi_addr + Ph.p_vaddr;
+    if (Ph.p_type == PT_LOAD && Addr >= Lo && Addr < Lo + Ph.p_memsz)
+      return true;
+  }
+  return false;
+}
 
 void native::modulesBeforeFork() { ModulesLock.lock(); }
 

@@ -48,6 +48,9 @@ inline bool inFramePointerCode(uint64_t Pc) {
   return false;
 }
 
+/// Whether Addr lies in one of Info's loadable segments.
+bool containsAddress(const dl_phdr_info &Info, uint64_t Addr);
+
 /// Finds the executable's code (the object holding the runtime) and every
 /// instrumented shared object loaded so far. Idempotent; no allocation.
 void initModules();
