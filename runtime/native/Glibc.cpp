@@ -97,10 +97,7 @@ void *lookup(const SymbolTable &T, const char *Name) {
 
 /// T from an object's dynamic section; false without a GNU hash table.
 bool readTable(const dl_phdr_info &Info, SymbolTable &T) {
-  const ElfW(Dyn) *Dyn = nullptr;
-  for (int I = 0; I < Info.dlpi_phnum; ++I)
-    if (Info.dlpi_phdr[I].p_type == PT_DYNAMIC)
-      Dyn = (const ElfW(Dyn) *)(Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr);
+  const ElfW(Dyn) *Dyn = dynamicSection(Info);
   if (!Dyn)
     return false;
   // The dynamic linker has relocated these entries in place, except for

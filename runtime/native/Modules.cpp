@@ -123,10 +123,7 @@ void addCodeRanges(const dl_phdr_info &Info) {
 /// Whether the object's dynamic string table names the runtime's ABI
 /// version symbol: every object the pass compiled references it.
 bool isInstrumented(const dl_phdr_info &Info) {
-  const ElfW(Dyn) *Dyn = nullptr;
-  for (int I = 0; I < Info.dlpi_phnum; ++I)
-    if (Info.dlpi_phdr[I].p_type == PT_DYNAMIC)
-      Dyn = (const ElfW(Dyn) *)(Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr);
+  const ElfW(Dyn) *Dyn = dynamicSection(Info);
   if (!Dyn)
     return false;
   uint64_t StrTab = 0, StrSz = 0;
@@ -160,6 +157,13 @@ int initOne(dl_phdr_info *Info, size_t, void *) {
 }
 
 } // namespace
+
+const ElfW(Dyn) *native::dynamicSection(const dl_phdr_info &Info) {
+  for (int I = 0; I < Info.dlpi_phnum; ++I)
+    if (Info.dlpi_phdr[I].p_type == PT_DYNAMIC)
+      return (const ElfW(Dyn) *)(Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr);
+  return nullptr;
+}
 
 bool native::containsAddress(const dl_phdr_info &Info, uint64_t Addr) {
   for (int I = 0; I < Info.dlpi_phnum; ++I) {

@@ -51,6 +51,9 @@ inline bool inFramePointerCode(uint64_t Pc) {
 /// Whether Addr lies in one of Info's loadable segments.
 bool containsAddress(const dl_phdr_info &Info, uint64_t Addr);
 
+/// Info's dynamic section, or null.
+const ElfW(Dyn) *dynamicSection(const dl_phdr_info &Info);
+
 /// Finds the executable's code (the object holding the runtime) and every
 /// instrumented shared object loaded so far. Idempotent; no allocation.
 void initModules();
