@@ -457,21 +457,34 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
   return Res;
 }
 
+/// Copies Pcs[0..N) without the runtime's own frames into Out; the number
+/// copied. (They lie where the runtime calls on into glibc: rare, and
+/// memos replay them, so they go here, once per stack interned.)
+uint32_t withoutRuntimeFrames(const uint64_t *Pcs, uint32_t N, uint64_t *Out) {
+  uint32_t Kept = 0;
+  for (uint32_t I = 0; I < N; ++I)
+    if (!isRuntimeCode(Pcs[I]))
+      Out[Kept++] = Pcs[I];
+  return Kept;
+}
+
 } // namespace
 
 uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
                               uint32_t Max) {
-  return capture(Start, Pcs, Max, /*IdOnly=*/false).N;
+  uint64_t All[MaxCapturedFrames];
+  uint32_t N = capture(Start, All, Max, /*IdOnly=*/false).N;
+  return withoutRuntimeFrames(All, N, Pcs);
 }
 
 StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
                                uint32_t Max) {
-  uint64_t Pcs[MaxCapturedFrames];
+  uint64_t Pcs[MaxCapturedFrames], Kept[MaxCapturedFrames];
   CaptureResult C = capture(Start, Pcs, Max, /*IdOnly=*/true);
   if (C.Known)
     return C.Known;
   uint32_t NumHead = C.Memo ? C.N - C.Memo->NumFrames : 0;
-  StackId Id = Depot.intern(Pcs, C.N);
+  StackId Id = Depot.intern(Kept, withoutRuntimeFrames(Pcs, C.N, Kept));
   // Remember the id with the memo the walk recorded or replayed, for the
   // first frames it was interned with (at most two come before a memo).
   if (C.Memo && NumHead <= 2)

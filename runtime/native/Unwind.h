@@ -64,8 +64,19 @@ uint32_t walkFramePointers(const void *Fp, uintptr_t StackHi, uint64_t *Pcs,
 /// Captures the stack described by Start into Pcs[0..Max): the frames of
 /// instrumented and uninstrumented code alike, through signal frames (the
 /// interrupted code continues the stack), down to the thread's outermost
-/// frame (_start, or clone for other threads). Allocates nothing.
+/// frame (_start, or clone for other threads), the runtime's own frames
+/// left out. Allocates nothing.
 uint32_t captureStack(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max);
+
+extern "C" const char __start_massif_rt_text[] __attribute__((weak));
+extern "C" const char __stop_massif_rt_text[] __attribute__((weak));
+
+/// Whether Pc lies in the runtime's own code (RuntimeText.h). Captured
+/// stacks leave such frames out: the runtime is never seen in a profile.
+inline bool isRuntimeCode(uint64_t Pc) {
+  return Pc - (uint64_t)(uintptr_t)__start_massif_rt_text <
+         (uint64_t)(__stop_massif_rt_text - __start_massif_rt_text);
+}
 
 /// What captureStackId keeps beside a memo of the frames above a stack's
 /// first ones (Unwind.cpp): the id the whole stack was given, and those
