@@ -501,7 +501,10 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   int64_t LineNo;
   const char *File = nullptr;
   uint32_t Line = 0;
-  if (Unit.lineAt(Pc - Bias, Src, LineNo) && LineNo > 0) {
+  // A row of line 0 (code the compiler could not attribute to a line,
+  // common at -O2 in inlined templates) is printed "file:0", as Valgrind
+  // prints it.
+  if (Unit.lineAt(Pc - Bias, Src, LineNo) && LineNo >= 0) {
     File = copyName(Unit.printedName(Src));
     Line = (uint32_t)LineNo;
   }
