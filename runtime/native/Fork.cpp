@@ -20,7 +20,9 @@
 
 #include "Fork.h"
 
+#include "Arena.h"
 #include "Runtime.h"
+#include "SymbolizerClient.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -74,6 +76,7 @@ void afterForkChild() {
   signalsAfterForkChild();
   modelAfterForkChild(); // the lock is free again; the rings need it
   ringsAfterForkChild();
+  symbolizerAfterForkChild();
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
   TheThread.InRuntime = Was;
 }

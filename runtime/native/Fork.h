@@ -59,10 +59,7 @@ void countersBeforeFork();
 void countersAfterForkParent();
 void countersAfterForkChild();
 
-/// The arena (Arena.cpp): its free lists are whole.
-void arenaBeforeFork();
-void arenaAfterForkParent();
-void arenaAfterForkChild();
+// The arena's steps come last (Arena.h: arenaBeforeFork, ...).
 
 } // namespace native
 } // namespace massif

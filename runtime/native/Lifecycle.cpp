@@ -26,7 +26,7 @@
 #include "OutFile.h"
 #include "Process.h"
 #include "Runtime.h"
-#include "Symbolize.h"
+#include "SymbolizerClient.h"
 #include "Threads.h"
 #include "Unwind.h"
 
@@ -339,6 +339,9 @@ bool writeProfileFile(WriteReason Why) {
     reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
   close(Fd);
   arenaDeallocate(Buf, BufB);
+  // No process of the runtime's outlives a write: the program may exec or
+  // end next (the next write starts another).
+  stopSymbolizer();
   return Ok;
 }
 

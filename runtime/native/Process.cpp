@@ -93,6 +93,12 @@ void native::noteConstructorArgs(int Argc, char **Argv) {
   CtorArgv = Argv;
 }
 
+extern "C" void *__libc_stack_end __attribute__((weak));
+
+uintptr_t native::initialStackPointer() {
+  return &__libc_stack_end ? (uintptr_t)__libc_stack_end : 0;
+}
+
 bool native::secureMode() { return getauxval(AT_SECURE) != 0; }
 
 const char *native::getEnvironmentVariable(const char *Name) {

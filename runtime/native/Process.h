@@ -30,6 +30,11 @@ void readProcessArgs(ProcessArgs &Out);
 /// Remembers the argc/argv that glibc passes to constructors.
 void noteConstructorArgs(int Argc, char **Argv);
 
+/// The stack pointer the process started with (glibc's __libc_stack_end,
+/// which the dynamic linker defines: referenced weakly, so that the
+/// program does not name the dynamic linker among its libraries), or 0.
+uintptr_t initialStackPointer();
+
 /// Whether the process runs with privileges its user did not give it
 /// (set-user-ID, set-group-ID, file capabilities: the kernel's AT_SECURE,
 /// which glibc's secure_getenv obeys). The runtime then reads nothing from

@@ -48,6 +48,7 @@
 
 #include "Arena.h"
 #include "OutFile.h"
+#include "Process.h"
 #include "Runtime.h"
 #include "StackSleds.h"
 #include "Threads.h"
@@ -68,9 +69,6 @@ MASSIF_EXPORT __thread unsigned char __massif_stack_probes_on
 extern const char StackProbesLinkedMarker __asm__(
     MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL)
     __attribute__((weak, visibility("default")));
-
-// glibc: the stack pointer the process started with.
-extern void *__libc_stack_end;
 }
 
 namespace {
@@ -369,5 +367,5 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
     return;
   }
   enableStackSleds();
-  startProbes((uintptr_t)__libc_stack_end);
+  startProbes(initialStackPointer());
 }

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+using namespace massif;
 using namespace massif::native;
 
 namespace {

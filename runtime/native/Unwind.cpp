@@ -26,13 +26,13 @@
 
 #include "FrameRules.h"
 #include "Modules.h"
+#include "Process.h"
 #include "UnwindMemo.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
-extern "C" void *__libc_stack_end; // the main thread's initial stack pointer
 
 using namespace massif;
 using namespace massif::native;
@@ -506,7 +506,7 @@ void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
   }
   // The main thread's frames all lie below its initial stack pointer, which
   // also bounds it when /proc is unavailable to pthread_getattr_np.
-  uintptr_t MainHi = (uintptr_t)__libc_stack_end;
+  uintptr_t MainHi = initialStackPointer();
   if (Hi == 0 && MainHi != 0) {
     uintptr_t Here = (uintptr_t)__builtin_frame_address(0);
     if (Here < MainHi)

@@ -3,7 +3,7 @@
 // whole malloc family, realloc's special cases, and nothing for a failed
 // calloc or free(NULL).
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %clang -g -O0 -fno-omit-frame-pointer %s -o prog -Wl,--whole-archive %build_lib/libmassif_rt.a -Wl,--no-whole-archive -ldw -lelf -lz -ldl -lpthread
+// RUN: %clang -g -O0 -fno-omit-frame-pointer %s -o prog -Wl,--whole-archive %build_lib/libmassif_rt.a -Wl,--no-whole-archive
 // RUN: env MASSIF_OPTIONS="--time-unit=B --threshold=0 --detailed-freq=1 --massif-out-file=out" ./prog
 // RUN: %python %S/Inputs/last-snapshot.py out > last
 // RUN: %FileCheck %s < last

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-using namespace massif::native;
+using namespace massif;
 
 namespace {
 

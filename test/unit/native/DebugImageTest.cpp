@@ -30,7 +30,8 @@
 #include <string>
 #include <vector>
 
-using namespace massif::native;
+using namespace massif;
+using namespace massif::symbolizer;
 
 namespace {
 

@@ -1,8 +1,10 @@
-//===- SymbolizeTest.cpp - libdwfl symbolization of this test binary ------===//
+//===- SymbolizeTest.cpp - Naming this test binary's addresses ------------===//
 //
 // Part of massif-native, under the MIT licence.
 //
-// The test binary is built with -O0 -g -gdwarf-4; an always_inline function
+// Through the runtime's symbolizer: the client starts the embedded
+// massif-symbolizer process on this test's own pid and asks it. The test
+// binary is built with -O0 -g -gdwarf-4; an always_inline function
 // still yields an inlined-subroutine entry, which the symbolizer must expand
 // into a frame of its own, named by its DWARF name and placed at the call
 // line inside it, followed by the enclosing function at the inlined call.
@@ -11,13 +13,16 @@
 
 #include "Symbolize.h"
 #include "SymbolTable.h"
+#include "SymbolizerClient.h"
 
 #include <gtest/gtest.h>
 
 #include <string.h>
 
 using namespace massif;
-using namespace massif::native;
+using massif::native::processSymbolizer;
+using massif::symbolizer::demangle;
+using massif::symbolizer::preferName;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "Unwind.h"
 
 #include "FrameRules.h"
-#include "Symbolize.h"
+#include "SymbolizerClient.h"
 
 #include <gtest/gtest.h>
 

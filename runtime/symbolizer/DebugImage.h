@@ -27,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_DEBUGIMAGE_H
-#define MASSIF_NATIVE_DEBUGIMAGE_H
+#ifndef MASSIF_SYMBOLIZER_DEBUGIMAGE_H
+#define MASSIF_SYMBOLIZER_DEBUGIMAGE_H
 
 #include "Arena.h"
 
@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 namespace massif {
-namespace native {
+namespace symbolizer {
 
 struct DebugImage;
 
@@ -78,7 +78,7 @@ uint64_t imageFilledBytes(const DebugImage *Image);
 /// tests and diagnostics).
 uint64_t imageInflatedBytes(const DebugImage *Image);
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_DEBUGIMAGE_H
+#endif // MASSIF_SYMBOLIZER_DEBUGIMAGE_H

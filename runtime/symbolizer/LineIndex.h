@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_LINEINDEX_H
-#define MASSIF_NATIVE_LINEINDEX_H
+#ifndef MASSIF_SYMBOLIZER_LINEINDEX_H
+#define MASSIF_SYMBOLIZER_LINEINDEX_H
 
 #include "Arena.h"
 
@@ -34,9 +34,10 @@
 #include <stdint.h>
 
 namespace massif {
-namespace native {
 
 struct ByteReader;
+
+namespace symbolizer {
 
 /// The fields of a line program's header that its opcodes depend on.
 struct LineProgramHeader {
@@ -152,7 +153,7 @@ private:
   ArenaVector<Entry> Entries;
 };
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_LINEINDEX_H
+#endif // MASSIF_SYMBOLIZER_LINEINDEX_H

@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-using namespace massif::native;
+using namespace massif;
 
 static void futexWait(uint32_t *Addr, uint32_t Expected) {
   syscall(SYS_futex, Addr, FUTEX_WAIT_PRIVATE, Expected, nullptr, nullptr, 0);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
@@ -73,14 +73,14 @@ struct UnitFunctions {
 
 } // namespace
 
-struct massif::native::DebugIndex {
+struct massif::symbolizer::DebugIndex {
   Dwarf *Dw;
   RangeList Units;
   UnitFunctions *Table; // open addressing by unit offset
   uint32_t TableCap, TableCount;
 };
 
-DebugIndex *native::buildDebugIndex(Dwarf *Dw) {
+DebugIndex *symbolizer::buildDebugIndex(Dwarf *Dw) {
   DebugIndex *Index = (DebugIndex *)arenaAllocate(sizeof(DebugIndex));
   if (!Index)
     return nullptr;
@@ -98,7 +98,7 @@ DebugIndex *native::buildDebugIndex(Dwarf *Dw) {
   return Index;
 }
 
-void native::freeDebugIndex(DebugIndex *Index) {
+void symbolizer::freeDebugIndex(DebugIndex *Index) {
   if (!Index)
     return;
   Index->Units.release();
@@ -108,7 +108,7 @@ void native::freeDebugIndex(DebugIndex *Index) {
   arenaDeallocate(Index, sizeof(DebugIndex));
 }
 
-bool native::findUnit(DebugIndex *Index, Dwarf_Addr A, Dwarf_Die &Cu) {
+bool symbolizer::findUnit(DebugIndex *Index, Dwarf_Addr A, Dwarf_Die &Cu) {
   Dwarf_Off Die;
   return Index && lookup(Index->Units, A, Die) &&
          dwarf_offdie(Index->Dw, Die, &Cu) != nullptr;
@@ -149,7 +149,7 @@ static RangeList *functionsOf(DebugIndex &Index, Dwarf_Die &Cu) {
   return &U.Functions;
 }
 
-int native::scopesAt(DebugIndex *Index, Dwarf_Die &Cu, Dwarf_Addr A,
+int symbolizer::scopesAt(DebugIndex *Index, Dwarf_Die &Cu, Dwarf_Addr A,
                      Dwarf_Die *Out, int Max) {
   RangeList *Functions = Index ? functionsOf(*Index, Cu) : nullptr;
   Dwarf_Off Die;

@@ -20,14 +20,12 @@
 
 #include "Arena.h"
 
-#include "Fork.h"
 #include "Lock.h"
 
 #include <string.h>
 #include <sys/mman.h>
 
 using namespace massif;
-using namespace massif::native;
 
 namespace {
 
@@ -97,7 +95,7 @@ const Allocator TheAllocator = {allocateThunk, deallocateThunk, nullptr,
 
 } // namespace
 
-void *native::arenaAllocate(size_t SizeB) {
+void *massif::arenaAllocate(size_t SizeB) {
   if (SizeB > MaxSmallB) {
     size_t MapB = roundToPages(SizeB);
     if (MapB < SizeB)
@@ -124,7 +122,7 @@ void *native::arenaAllocate(size_t SizeB) {
   return P;
 }
 
-void *native::arenaReallocate(void *P, size_t OldB, size_t NewB) {
+void *massif::arenaReallocate(void *P, size_t OldB, size_t NewB) {
   // Only a block with a mapping of its own can move by its pages.
   if (!P || OldB <= MaxSmallB || NewB < OldB)
     return nullptr;
@@ -138,7 +136,7 @@ void *native::arenaReallocate(void *P, size_t OldB, size_t NewB) {
   return N;
 }
 
-void native::arenaDeallocate(void *P, size_t SizeB) {
+void massif::arenaDeallocate(void *P, size_t SizeB) {
   if (!P)
     return;
   if (SizeB > MaxSmallB) {
@@ -154,7 +152,7 @@ void native::arenaDeallocate(void *P, size_t SizeB) {
   State.FreeLists[Class] = B;
 }
 
-char *native::arenaStrdup(const char *S, size_t MaxB) {
+char *massif::arenaStrdup(const char *S, size_t MaxB) {
   size_t Len = strnlen(S, MaxB);
   char *Copy = (char *)arenaAllocate(Len + 1);
   if (Copy)
@@ -162,12 +160,12 @@ char *native::arenaStrdup(const char *S, size_t MaxB) {
   return Copy;
 }
 
-const Allocator &native::arenaAllocator() { return TheAllocator; }
+const Allocator &massif::arenaAllocator() { return TheAllocator; }
 
-size_t native::arenaMappedBytes() {
+size_t massif::arenaMappedBytes() {
   return __atomic_load_n(&State.MappedB, __ATOMIC_RELAXED);
 }
 
-void native::arenaBeforeFork() { State.Lock.lock(); }
-void native::arenaAfterForkParent() { State.Lock.unlock(); }
-void native::arenaAfterForkChild() { State.Lock.reset(); }
+void massif::arenaBeforeFork() { State.Lock.lock(); }
+void massif::arenaAfterForkParent() { State.Lock.unlock(); }
+void massif::arenaAfterForkChild() { State.Lock.reset(); }

@@ -1,16 +1,15 @@
-//===- Symbolize.cpp - libdwfl-backed Symbolizer with a per-address cache -===//
+//===- Symbolize.cpp - Another process's addresses to names, with libdwfl -===//
 //
 // Part of massif-native, under the MIT licence.
 //
-// Describing one address with libdwfl costs up to a fraction of a
-// millisecond, so each address is described once and its frames kept in an
-// open-addressing table keyed by address. The Dwfl session reports this
-// process's mappings on first use and again whenever an address falls
-// outside every known module (a library dlopen'ed later), plus the objects
-// dlclose has unloaded since (Modules.h), from their files. Per module, the
-// function symbols (SymbolTable.h) and the address ranges of the compile
-// units are indexed once, so that each address costs two binary searches
-// plus libdw's line and scope lookups within one unit.
+// The Dwfl session reports the target process's mappings (from the maps
+// file of one of its threads) on first use and again whenever an address
+// falls outside every known module (a library dlopen'ed later), plus the
+// objects dlclose has unloaded since, which the runtime names, from their
+// files. Per module, the function symbols (SymbolTable.h) and the address
+// ranges of the compile units are indexed once, so that each address costs
+// two binary searches plus libdw's line and scope lookups within one unit.
+// The runtime asks for each address once (it keeps the answers).
 //
 // A module's DWARF is opened only when one of its addresses is printed.
 // The model names every frame of every stack to classify it, but prints
@@ -20,8 +19,8 @@
 // inflate all of it, so such a file is read unit by unit through a
 // DebugImage, and only the units of printed addresses. Debug files are
 // found locally only (build-id under /usr/lib/debug, then .gnu_debuglink):
-// libdwfl's standard finder would load the debuginfod client, whose
-// libraries allocate in the profile and add TLS modules to the process.
+// libdwfl's standard finder would ask debuginfod servers over the network
+// at every run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +30,9 @@
 #include "DebugImage.h"
 #include "DebugIndex.h"
 #include "LineIndex.h"
-#include "Modules.h"
 #include "SymbolTable.h"
 
-#include <dlfcn.h>
+#include <cxxabi.h>
 #include <dwarf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -47,31 +45,22 @@
 #include <unistd.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
-/// What is known of one address: the out-of-line function's name, and
-/// once described, its frames, innermost first.
-struct CacheEntry {
-  uint64_t Pc;
-  const char *Name;
-  bool NameKnown;
-  uint32_t NumFrames; ///< 0 until described
-  FrameInfo *Frames;
+/// An object the target unloaded, to report from its file.
+struct ClosedObject {
+  uint64_t Base;
+  const char *Path;
 };
 
-/// Frames of an inline chain kept per address; deeper chains are cut at
-/// their outermost levels' expense (the real function is always kept).
-constexpr uint32_t MaxInlineFrames = 32;
-
 struct SymbolizerState {
+  int Pid = 0, Tid = 0;
   Dwfl *Session = nullptr;
   bool SessionFailed = false;
-  uint32_t ClosedReported = 0; // closed modules already reported
-  CacheEntry **Table = nullptr; // open addressing, power-of-two capacity
-  uint32_t Capacity = 0;
-  uint32_t Count = 0;
+  ArenaVector<ClosedObject> Closed;
+  uint32_t ClosedReported = 0; // closed objects already reported
 };
 
 SymbolizerState State;
@@ -80,7 +69,7 @@ SymbolizerState State;
 int openDebugFile(const char *Path, char **DebugFileName) {
   int Fd = open(Path, O_RDONLY | O_CLOEXEC);
   if (Fd >= 0)
-    *DebugFileName = strdup(Path); // libdwfl frees it; the guard is set
+    *DebugFileName = strdup(Path); // libdwfl frees it
   return Fd;
 }
 
@@ -126,33 +115,22 @@ int findLocalDebuginfo(Dwfl_Module *Mod, void **, const char *,
 const Dwfl_Callbacks Callbacks = {dwfl_linux_proc_find_elf, findLocalDebuginfo,
                                   nullptr, nullptr};
 
-uint32_t hashPc(uint64_t Pc) {
-  Pc ^= Pc >> 33;
-  Pc *= 0xff51afd7ed558ccdULL;
-  Pc ^= Pc >> 33;
-  return (uint32_t)Pc;
-}
-
 /// Reports, from their files, the objects dlclose unloaded.
 void reportClosedModules() {
-  uint32_t Count;
-  const ClosedModule *Closed = closedModules(Count);
-  for (uint32_t I = State.ClosedReported; I < Count; ++I)
-    dwfl_report_elf(State.Session, Closed[I].Path, Closed[I].Path, -1,
-                    Closed[I].Base, false);
-  State.ClosedReported = Count;
+  for (uint32_t I = State.ClosedReported; I < State.Closed.Count; ++I)
+    dwfl_report_elf(State.Session, State.Closed.Items[I].Path,
+                    State.Closed.Items[I].Path, -1, State.Closed.Items[I].Base,
+                    false);
+  State.ClosedReported = State.Closed.Count;
 }
 
-/// The process's mappings, from the maps file the calling thread sees
-/// (openProcessMaps).
+/// The target's mappings, from its thread's maps file.
 int reportMappings() {
-  int Fd = openProcessMaps();
-  FILE *Maps = Fd >= 0 ? fdopen(Fd, "r") : nullptr; // malloc: guard set
-  if (!Maps) {
-    if (Fd >= 0)
-      close(Fd);
-    return dwfl_linux_proc_report(State.Session, getpid());
-  }
+  char Path[64];
+  snprintf(Path, sizeof(Path), "/proc/%d/task/%d/maps", State.Pid, State.Tid);
+  FILE *Maps = fopen(Path, "re");
+  if (!Maps)
+    return dwfl_linux_proc_report(State.Session, State.Pid);
   int Err = dwfl_linux_proc_maps_report(State.Session, Maps);
   fclose(Maps);
   return Err;
@@ -466,7 +444,7 @@ int scopesOf(const ModuleData &M, Dwarf_Die *Cu, Dwarf_Addr A,
   if (N <= 0)
     return 0;
   Dwarf_Die Innermost = Found[0];
-  free(Found); // from libdw's malloc; the guard routes it to glibc
+  free(Found); // libdw's
   N = dwarf_getscopes_die(&Innermost, &Scopes);
   return N > 0 ? N : 0;
 }
@@ -536,149 +514,50 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   // name when the symbol table has none.
   const char *Function = RealName ? RealName : copyName(DwarfName);
   if (Scopes != Local)
-    free(Scopes); // from libdw's malloc; the guard routes it to glibc
+    free(Scopes); // libdw's
   Out[N++] = FrameInfo{Function, File, Line, Object};
   return N;
 }
 
-bool growTable() {
-  uint32_t NewCapacity = State.Capacity ? State.Capacity * 2 : 1024;
-  CacheEntry **NewTable =
-      (CacheEntry **)arenaAllocate(NewCapacity * sizeof(CacheEntry *));
-  if (!NewTable)
-    return false;
-  for (uint32_t I = 0; I < State.Capacity; ++I) {
-    CacheEntry *E = State.Table[I];
-    if (!E)
-      continue;
-    uint32_t Slot = hashPc(E->Pc) & (NewCapacity - 1);
-    while (NewTable[Slot])
-      Slot = (Slot + 1) & (NewCapacity - 1);
-    NewTable[Slot] = E;
+} // namespace
+
+const char *symbolizer::demangle(const char *Name) {
+  if (Name[0] != '_' || Name[1] != 'Z')
+    return copyName(Name);
+  // A versioned symbol ("_ZN...@@GLIBCXX_3.4") is demangled without its
+  // version, which is then put back.
+  const char *At = strchr(Name, '@');
+  size_t MangledB = At ? (size_t)(At - Name) : strlen(Name);
+  char *Mangled = arenaStrdup(Name, MangledB);
+  if (!Mangled)
+    return Name;
+  int Status = -1;
+  char *Plain = abi::__cxa_demangle(Mangled, nullptr, nullptr, &Status);
+  arenaDeallocate(Mangled, MangledB + 1);
+  if (Status != 0 || !Plain)
+    return copyName(Name);
+  size_t PlainB = strlen(Plain);
+  size_t SuffixB = At ? strlen(At) : 0;
+  char *Result = (char *)arenaAllocate(PlainB + SuffixB + 1);
+  if (Result) {
+    memcpy(Result, Plain, PlainB);
+    if (At)
+      memcpy(Result + PlainB, At, SuffixB);
   }
-  arenaDeallocate(State.Table, State.Capacity * sizeof(CacheEntry *));
-  State.Table = NewTable;
-  State.Capacity = NewCapacity;
-  return true;
+  free(Plain); // __cxa_demangle's
+  return Result ? Result : Name;
 }
 
-/// The cache entry of Pc, created empty when new; null when memory ran out.
-CacheEntry *entryOf(uint64_t Pc) {
-  if ((State.Count + 1) * 2 > State.Capacity && !growTable())
-    return nullptr;
-  uint32_t Mask = State.Capacity - 1;
-  uint32_t Slot = hashPc(Pc) & Mask;
-  while (State.Table[Slot] && State.Table[Slot]->Pc != Pc)
-    Slot = (Slot + 1) & Mask;
-  if (!State.Table[Slot]) {
-    auto *E = (CacheEntry *)arenaAllocate(sizeof(CacheEntry));
-    if (!E)
-      return nullptr;
-    *E = CacheEntry{Pc, nullptr, false, 0, nullptr};
-    State.Table[Slot] = E;
-    ++State.Count;
-  }
-  return State.Table[Slot];
+void symbolizer::setTarget(int Pid, int Tid) {
+  State.Pid = Pid;
+  State.Tid = Tid;
 }
 
-/// Describes E's address into E, once. False when memory ran out.
-bool describeEntry(CacheEntry &E) {
-  if (E.NumFrames)
-    return true;
-  FrameInfo Frames[MaxInlineFrames];
-  uint32_t N = describeUncached(E.Pc, Frames);
-  auto *Copy = (FrameInfo *)arenaAllocate(N * sizeof(FrameInfo));
-  if (!Copy)
-    return false;
-  memcpy(Copy, Frames, N * sizeof(FrameInfo));
-  E.Frames = Copy;
-  E.NumFrames = N;
-  E.Name = Copy[N - 1].Function;
-  E.NameKnown = true;
-  return true;
+void symbolizer::addClosedObject(uint64_t Base, const char *Path) {
+  State.Closed.push(ClosedObject{Base, copyName(Path)});
 }
 
-uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
-  if (Max == 0)
-    return 0;
-  CacheEntry *E = entryOf(Pc);
-  if (!E || !describeEntry(*E)) {
-    Out[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
-    return 1;
-  }
-  // Keep the innermost frames and always the out-of-line one, last.
-  uint32_t N = E->NumFrames < Max ? E->NumFrames : Max;
-  memcpy(Out, E->Frames, (N - 1) * sizeof(FrameInfo));
-  Out[N - 1] = E->Frames[E->NumFrames - 1];
-  return N;
-}
-
-/// The out-of-line function's name at Pc from the symbol table alone; an
-/// address no symbol covers is described in full, for its DWARF name.
-const char *functionName(void *, uint64_t Pc) {
-  CacheEntry *E = entryOf(Pc);
-  if (!E)
-    return nullptr;
-  if (!E->NameKnown) {
-    Dwfl_Module *Mod = moduleOf(Pc);
-    ModuleData *M = Mod ? moduleData(Mod) : nullptr;
-    E->Name = M ? symbolName(*M, Pc) : nullptr;
-    E->NameKnown = E->Name || !M;
-    if (!E->NameKnown && !describeEntry(*E))
-      return nullptr;
-  }
-  return E->Name;
-}
-
-/// Where Valgrind 3.19 maps a position-independent executable on amd64:
-/// every address Massif prints for its code is this plus the address in
-/// the file.
-constexpr uint64_t ValgrindPieBaseAddr = 0x108000;
-
-/// The executable's mapped range and load bias (0 for a fixed-address
-/// executable, whose addresses are Valgrind's already).
-struct ExecutableLayout {
-  bool Known;
-  uint64_t Lo, Hi, Bias;
-};
-ExecutableLayout Exe;
-
-int noteExecutable(dl_phdr_info *Info, size_t, void *) {
-  // The first object is the executable.
-  Exe.Bias = Info->dlpi_addr;
-  Exe.Lo = ~uint64_t(0);
-  Exe.Hi = 0;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
-    if (Ph.p_type != PT_LOAD)
-      continue;
-    uint64_t Lo = Info->dlpi_addr + Ph.p_vaddr;
-    if (Lo < Exe.Lo)
-      Exe.Lo = Lo;
-    if (Lo + Ph.p_memsz > Exe.Hi)
-      Exe.Hi = Lo + Ph.p_memsz;
-  }
-  return 1;
-}
-
-/// The executable's code addresses as Valgrind would have them: a PIE is
-/// loaded at ValgrindPieBaseAddr there, wherever address-space
-/// randomisation put it here. (Shared libraries keep their own addresses:
-/// under Valgrind they would follow Valgrind's own preloaded libraries.)
-uint64_t printedAddress(void *, uint64_t Pc) {
-  if (!Exe.Known) {
-    Exe.Known = true;
-    dl_iterate_phdr(noteExecutable, nullptr);
-  }
-  if (Exe.Bias && Pc >= Exe.Lo && Pc < Exe.Hi)
-    return Pc - Exe.Bias + ValgrindPieBaseAddr;
-  return Pc;
-}
-
-/// Notes the addresses of modules whose DWARF is read unit by unit
-/// (DebugImage.h), whose units then load in file order at the next
-/// describe. Other modules' DWARF is not opened here.
-void prepare(void *, const uint64_t *Pcs, uint32_t NumPcs) {
+void symbolizer::prepare(const uint64_t *Pcs, uint32_t NumPcs) {
   for (uint32_t I = 0; I < NumPcs; ++I) {
     Dwfl_Module *Mod = moduleOf(Pcs[I]);
     ModuleData *M = Mod ? moduleData(Mod) : nullptr;
@@ -691,56 +570,12 @@ void prepare(void *, const uint64_t *Pcs, uint32_t NumPcs) {
   }
 }
 
-const Symbolizer TheSymbolizer = {describe, nullptr, functionName,
-                                  printedAddress, prepare};
-
-using DemangleFn = char *(*)(const char *, char *, size_t *, int *);
-
-DemangleFn findDemangler() {
-  static DemangleFn Fn = nullptr;
-  static bool Searched = false;
-  if (Searched)
-    return Fn;
-  Searched = true;
-  Fn = (DemangleFn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-  if (!Fn) {
-    // A C program does not link libstdc++; borrow it only for demangling.
-    if (void *Lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL))
-      Fn = (DemangleFn)dlsym(Lib, "__cxa_demangle");
-  }
-  return Fn;
+uint32_t symbolizer::describe(uint64_t Pc, FrameInfo *Out) {
+  return describeUncached(Pc, Out);
 }
 
-} // namespace
-
-const char *native::demangle(const char *Name) {
-  if (Name[0] != '_' || Name[1] != 'Z')
-    return copyName(Name);
-  DemangleFn Fn = findDemangler();
-  if (!Fn)
-    return copyName(Name);
-  // A versioned symbol ("_ZN...@@GLIBCXX_3.4") is demangled without its
-  // version, which is then put back.
-  const char *At = strchr(Name, '@');
-  size_t MangledB = At ? (size_t)(At - Name) : strlen(Name);
-  char *Mangled = arenaStrdup(Name, MangledB);
-  if (!Mangled)
-    return Name;
-  int Status = -1;
-  char *Plain = Fn(Mangled, nullptr, nullptr, &Status);
-  arenaDeallocate(Mangled, MangledB + 1);
-  if (Status != 0 || !Plain)
-    return copyName(Name);
-  size_t PlainB = strlen(Plain);
-  size_t SuffixB = At ? strlen(At) : 0;
-  char *Result = (char *)arenaAllocate(PlainB + SuffixB + 1);
-  if (Result) {
-    memcpy(Result, Plain, PlainB);
-    if (At)
-      memcpy(Result + PlainB, At, SuffixB);
-  }
-  free(Plain); // from __cxa_demangle's malloc; the guard routes it to glibc
-  return Result ? Result : Name;
+const char *symbolizer::functionName(uint64_t Pc) {
+  Dwfl_Module *Mod = moduleOf(Pc);
+  ModuleData *M = Mod ? moduleData(Mod) : nullptr;
+  return M ? symbolName(*M, Pc) : nullptr;
 }
-
-const Symbolizer &native::processSymbolizer() { return TheSymbolizer; }

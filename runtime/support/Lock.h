@@ -16,15 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_LOCK_H
-#define MASSIF_NATIVE_LOCK_H
+#ifndef MASSIF_SUPPORT_LOCK_H
+#define MASSIF_SUPPORT_LOCK_H
 
 #include <stdint.h>
 
 extern "C" char __libc_single_threaded; // glibc 2.32+
 
 namespace massif {
-namespace native {
 
 class Mutex {
 public:
@@ -81,7 +80,6 @@ private:
   Mutex &M;
 };
 
-} // namespace native
 } // namespace massif
 
-#endif // MASSIF_NATIVE_LOCK_H
+#endif // MASSIF_SUPPORT_LOCK_H

@@ -14,14 +14,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_SECTIONREADER_H
-#define MASSIF_NATIVE_SECTIONREADER_H
+#ifndef MASSIF_SYMBOLIZER_SECTIONREADER_H
+#define MASSIF_SYMBOLIZER_SECTIONREADER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 namespace massif {
-namespace native {
+namespace symbolizer {
 
 /// Scratch memory for reads: compressed input, and output to skip.
 struct ReadBuffers {
@@ -64,7 +64,7 @@ private:
   ReadBuffers Bufs = {};
 };
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_SECTIONREADER_H
+#endif // MASSIF_SYMBOLIZER_SECTIONREADER_H

@@ -15,7 +15,7 @@
 #include <string.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
@@ -125,7 +125,7 @@ const char *stringAt(const uint8_t *Sec, size_t SecB, uint64_t Off) {
 
 } // namespace
 
-bool native::findLineSections(Elf *E, LineSections &Out) {
+bool symbolizer::findLineSections(Elf *E, LineSections &Out) {
   Out = LineSections{};
   size_t NamesI;
   if (!E || elf_getshdrstrndx(E, &NamesI) != 0)

@@ -12,7 +12,7 @@
 #include <dwarf.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
@@ -153,7 +153,7 @@ bool readValue(ByteReader &R, uint64_t Attr, uint64_t Form,
 
 } // namespace
 
-int64_t native::readUnitHeader(const uint8_t *Unit, size_t AvailB,
+int64_t symbolizer::readUnitHeader(const uint8_t *Unit, size_t AvailB,
                                UnitHeader &Out) {
   ByteReader R{Unit, Unit + AvailB};
   uint32_t Length = R.fixed<uint32_t>();
@@ -179,14 +179,14 @@ int64_t native::readUnitHeader(const uint8_t *Unit, size_t AvailB,
   return int64_t(Out.SizeB);
 }
 
-int64_t native::abbrevTableSize(const uint8_t *P, size_t AvailB) {
+int64_t symbolizer::abbrevTableSize(const uint8_t *P, size_t AvailB) {
   ByteReader R{P, P + AvailB};
   while (R.uleb() != 0 && R.ok())
     AbbrevIndex::skipEntry(R);
   return R.ok() ? int64_t(R.P - P) : NeedMore;
 }
 
-int64_t native::lengthPrefixedSize(const uint8_t *P, size_t AvailB) {
+int64_t symbolizer::lengthPrefixedSize(const uint8_t *P, size_t AvailB) {
   ByteReader R{P, P + AvailB};
   uint32_t Length = R.fixed<uint32_t>();
   if (!R.ok())
@@ -194,12 +194,12 @@ int64_t native::lengthPrefixedSize(const uint8_t *P, size_t AvailB) {
   return Length >= Dwarf64Escape ? Unsupported : int64_t(Length) + 4;
 }
 
-int64_t native::stringSize(const uint8_t *P, size_t AvailB) {
+int64_t symbolizer::stringSize(const uint8_t *P, size_t AvailB) {
   const void *Nul = memchr(P, 0, AvailB);
   return Nul ? int64_t((const uint8_t *)Nul - P) + 1 : NeedMore;
 }
 
-int64_t native::rangeListSize(const uint8_t *P, size_t AvailB,
+int64_t symbolizer::rangeListSize(const uint8_t *P, size_t AvailB,
                               uint16_t Version, uint8_t AddrB) {
   ByteReader R{P, P + AvailB};
   if (Version < 5) {
@@ -243,7 +243,7 @@ int64_t native::rangeListSize(const uint8_t *P, size_t AvailB,
   }
 }
 
-int64_t native::scanUnit(const uint8_t *Unit, const UnitHeader &H,
+int64_t symbolizer::scanUnit(const uint8_t *Unit, const UnitHeader &H,
                          const uint8_t *Abbrevs, size_t AbbrevB, RefSink Sink) {
   AbbrevIndex Index;
   if (!Index.build(Abbrevs, AbbrevB))
@@ -273,7 +273,7 @@ int64_t native::scanUnit(const uint8_t *Unit, const UnitHeader &H,
   return 0;
 }
 
-int64_t native::scanLineHeader(const uint8_t *Program, size_t ProgramB,
+int64_t symbolizer::scanLineHeader(const uint8_t *Program, size_t ProgramB,
                                RefSink Sink) {
   ByteReader R{Program, Program + ProgramB};
   R.fixed<uint32_t>(); // unit length
@@ -312,7 +312,7 @@ int64_t native::scanLineHeader(const uint8_t *Program, size_t ProgramB,
   return 0;
 }
 
-bool native::unitCovering(const uint8_t *Aranges, size_t ArangesB,
+bool symbolizer::unitCovering(const uint8_t *Aranges, size_t ArangesB,
                           uint64_t Addr, uint64_t &UnitOff) {
   const uint8_t *P = Aranges, *End = Aranges + ArangesB;
   while (P < End) {

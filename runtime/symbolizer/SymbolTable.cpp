@@ -13,7 +13,7 @@
 #include <string.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
@@ -99,12 +99,12 @@ bool cutOverlaps(Entry *E, uint32_t N) {
 
 } // namespace
 
-struct massif::native::SymbolTable {
+struct massif::symbolizer::SymbolTable {
   Entry *Items;
   uint32_t Count;
 };
 
-bool native::preferName(const char *A, const char *B) {
+bool symbolizer::preferName(const char *A, const char *B) {
   const char *VerA = strchr(A, '@'), *VerB = strchr(B, '@');
   size_t LenA = VerA ? (size_t)(VerA - A) : strlen(A);
   size_t LenB = VerB ? (size_t)(VerB - B) : strlen(B);
@@ -117,7 +117,7 @@ bool native::preferName(const char *A, const char *B) {
   return strcmp(A, B) <= 0;
 }
 
-SymbolTable *native::buildSymbolTable(Dwfl_Module *Mod) {
+SymbolTable *symbolizer::buildSymbolTable(Dwfl_Module *Mod) {
   int NumSyms = dwfl_module_getsymtab(Mod);
   if (NumSyms <= 1)
     return nullptr;
@@ -155,7 +155,7 @@ SymbolTable *native::buildSymbolTable(Dwfl_Module *Mod) {
   return T;
 }
 
-const char *native::symbolAt(const SymbolTable *T, uint64_t Pc) {
+const char *symbolizer::symbolAt(const SymbolTable *T, uint64_t Pc) {
   if (!T || T->Count == 0 || Pc < T->Items[0].Lo)
     return nullptr;
   uint32_t Lo = 0, Hi = T->Count;

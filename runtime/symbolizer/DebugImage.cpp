@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 
@@ -108,7 +108,7 @@ bool addRef(void *Ctx, RefKind Kind, uint64_t Off) {
 
 } // namespace
 
-struct massif::native::DebugImage {
+struct massif::symbolizer::DebugImage {
   int Fd = -1;
   uint8_t *Image = nullptr;
   size_t ImageB = 0;
@@ -338,7 +338,7 @@ bool readFileSections(int Fd, FileSections &F) {
 
 } // namespace
 
-DebugImage *native::openDebugImage(const char *Path) {
+DebugImage *symbolizer::openDebugImage(const char *Path) {
   int Fd = open(Path, O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
     return nullptr;
@@ -444,7 +444,7 @@ DebugImage *native::openDebugImage(const char *Path) {
   return Img;
 }
 
-void native::closeDebugImage(DebugImage *Img) {
+void symbolizer::closeDebugImage(DebugImage *Img) {
   if (!Img)
     return;
   if (Img->Dw)
@@ -463,18 +463,18 @@ void native::closeDebugImage(DebugImage *Img) {
   arenaDeallocate(Img, sizeof(DebugImage));
 }
 
-uint64_t native::imageLoadVaddr(const DebugImage *Img) { return Img->LoadVaddr; }
+uint64_t symbolizer::imageLoadVaddr(const DebugImage *Img) { return Img->LoadVaddr; }
 
-Dwarf *native::imageDwarf(const DebugImage *Img) { return Img->Dw; }
+Dwarf *symbolizer::imageDwarf(const DebugImage *Img) { return Img->Dw; }
 
-uint64_t native::imageInflatedBytes(const DebugImage *Img) {
+uint64_t symbolizer::imageInflatedBytes(const DebugImage *Img) {
   uint64_t B = 0;
   for (const Section &Sec : Img->Secs)
     B += Sec.Reader.inflatedB();
   return B;
 }
 
-uint64_t native::imageFilledBytes(const DebugImage *Img) {
+uint64_t symbolizer::imageFilledBytes(const DebugImage *Img) {
   uint64_t B = Img->InfoUsed;
   for (const Section &Sec : Img->Secs)
     for (size_t I = 0; I < Sec.Filled.Count; ++I)
@@ -518,7 +518,7 @@ bool ensureUnit(DebugImage &Img, uint64_t Orig, bool Reopen, size_t &L) {
 
 } // namespace
 
-UnitLookup native::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
+UnitLookup symbolizer::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
   if (Img->Failed || !readAranges(*Img))
     return UnitLookup::Failed;
   uint64_t Orig;
@@ -532,7 +532,7 @@ UnitLookup native::unitFor(DebugImage *Img, uint64_t Addr, Dwarf_Off &CuDie) {
   return UnitLookup::Found;
 }
 
-bool native::loadUnitsFor(DebugImage *Img, ArenaVector<uint64_t> &Addrs) {
+bool symbolizer::loadUnitsFor(DebugImage *Img, ArenaVector<uint64_t> &Addrs) {
   if (Img->Failed || !readAranges(*Img))
     return false;
   // Each address becomes the offset of its unit; sorted, they are loaded

@@ -8,14 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_BYTEREADER_H
-#define MASSIF_NATIVE_BYTEREADER_H
+#ifndef MASSIF_SUPPORT_BYTEREADER_H
+#define MASSIF_SUPPORT_BYTEREADER_H
 
 #include <stdint.h>
 #include <string.h>
 
 namespace massif {
-namespace native {
 
 struct ByteReader {
   const uint8_t *P;
@@ -71,7 +70,6 @@ struct ByteReader {
   }
 };
 
-} // namespace native
 } // namespace massif
 
-#endif // MASSIF_NATIVE_BYTEREADER_H
+#endif // MASSIF_SUPPORT_BYTEREADER_H

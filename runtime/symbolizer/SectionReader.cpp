@@ -16,7 +16,7 @@
 #include <zlib.h>
 
 using namespace massif;
-using namespace massif::native;
+using namespace massif::symbolizer;
 
 namespace {
 constexpr size_t BufB = ReadBuffers::SizeB;

@@ -21,14 +21,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_SYMBOLTABLE_H
-#define MASSIF_NATIVE_SYMBOLTABLE_H
+#ifndef MASSIF_SYMBOLIZER_SYMBOLTABLE_H
+#define MASSIF_SYMBOLIZER_SYMBOLTABLE_H
 
 #include <elfutils/libdwfl.h>
 #include <stdint.h>
 
 namespace massif {
-namespace native {
+namespace symbolizer {
 
 struct SymbolTable;
 
@@ -44,7 +44,7 @@ const char *symbolAt(const SymbolTable *T, uint64_t Pc);
 /// preferred to B.
 bool preferName(const char *A, const char *B);
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_SYMBOLTABLE_H
+#endif // MASSIF_SYMBOLIZER_SYMBOLTABLE_H

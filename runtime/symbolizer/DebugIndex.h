@@ -14,14 +14,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_DEBUGINDEX_H
-#define MASSIF_NATIVE_DEBUGINDEX_H
+#ifndef MASSIF_SYMBOLIZER_DEBUGINDEX_H
+#define MASSIF_SYMBOLIZER_DEBUGINDEX_H
 
 #include <elfutils/libdw.h>
 #include <stdint.h>
 
 namespace massif {
-namespace native {
+namespace symbolizer {
 
 struct DebugIndex;
 
@@ -41,7 +41,7 @@ bool findUnit(DebugIndex *Index, Dwarf_Addr A, Dwarf_Die &Cu);
 int scopesAt(DebugIndex *Index, Dwarf_Die &Cu, Dwarf_Addr A, Dwarf_Die *Out,
              int Max);
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_DEBUGINDEX_H
+#endif // MASSIF_SYMBOLIZER_DEBUGINDEX_H

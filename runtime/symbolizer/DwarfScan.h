@@ -18,14 +18,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_DWARFSCAN_H
-#define MASSIF_NATIVE_DWARFSCAN_H
+#ifndef MASSIF_SYMBOLIZER_DWARFSCAN_H
+#define MASSIF_SYMBOLIZER_DWARFSCAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 namespace massif {
-namespace native {
+namespace symbolizer {
 
 /// A size that a prefix of the bytes may not yet decide.
 constexpr int64_t NeedMore = -1, Unsupported = -2;
@@ -81,7 +81,7 @@ int64_t scanLineHeader(const uint8_t *Program, size_t ProgramB, RefSink Sink);
 bool unitCovering(const uint8_t *Aranges, size_t ArangesB, uint64_t Addr,
                   uint64_t &UnitOff);
 
-} // namespace native
+} // namespace symbolizer
 } // namespace massif
 
-#endif // MASSIF_NATIVE_DWARFSCAN_H
+#endif // MASSIF_SYMBOLIZER_DWARFSCAN_H

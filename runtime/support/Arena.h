@@ -9,14 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MASSIF_NATIVE_ARENA_H
-#define MASSIF_NATIVE_ARENA_H
+#ifndef MASSIF_SUPPORT_ARENA_H
+#define MASSIF_SUPPORT_ARENA_H
 
 #include "Base.h"
 #include "Memory.h"
 
 namespace massif {
-namespace native {
 
 /// Returns SizeB zeroed bytes aligned to 16, or nullptr when the system is
 /// out of memory. Thread-safe; never calls malloc.
@@ -71,7 +70,12 @@ template <typename T> struct ArenaVector {
 /// Bytes currently mapped by the arena (for tests and diagnostics).
 size_t arenaMappedBytes();
 
-} // namespace native
+/// Holds the arena's lock across fork, so that the child inherits whole
+/// free lists (the runtime's fork handler, Fork.h, calls these).
+void arenaBeforeFork();
+void arenaAfterForkParent();
+void arenaAfterForkChild();
+
 } // namespace massif
 
-#endif // MASSIF_NATIVE_ARENA_H
+#endif // MASSIF_SUPPORT_ARENA_H
