@@ -22,13 +22,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lifecycle.h"
+#include "Next.h"
 #include "Runtime.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -53,17 +54,6 @@ ExecvpFn RealExecvp = nullptr;
 ExecvpeFn RealExecvpe = nullptr;
 FexecveFn RealFexecve = nullptr;
 
-template <typename Fn> void resolve(Fn &Out, const char *Name) {
-  if (__atomic_load_n(&Out, __ATOMIC_ACQUIRE))
-    return;
-  ThreadState &T = TheThread;
-  bool Was = T.InRuntime;
-  T.InRuntime = true; // dlsym may allocate
-  Fn F = (Fn)dlsym(RTLD_NEXT, Name);
-  T.InRuntime = Was;
-  __atomic_store_n(&Out, F, __ATOMIC_RELEASE);
-}
-
 void beforeExec() { writeProfile(WriteReason::Exec, "exec"); }
 
 int execveNow(const char *Path, char *const Argv[], char *const Envp[]) {
@@ -80,26 +70,31 @@ size_t countArgs(va_list Ap) {
 
 } // namespace
 
+MASSIF_DECLARE_NEXT(abort);
+MASSIF_DECLARE_NEXT(execvp);
+MASSIF_DECLARE_NEXT(execvpe);
+MASSIF_DECLARE_NEXT(fexecve);
+
 void native::resolveExitFunctions() {
-  resolve(RealAbort, "abort");
-  resolve(RealExecvp, "execvp");
-  resolve(RealExecvpe, "execvpe");
-  resolve(RealFexecve, "fexecve");
+  MASSIF_RESOLVE_NEXT(RealAbort, abort);
+  MASSIF_RESOLVE_NEXT(RealExecvp, execvp);
+  MASSIF_RESOLVE_NEXT(RealExecvpe, execvpe);
+  MASSIF_RESOLVE_NEXT(RealFexecve, fexecve);
 }
 
 extern "C" {
 
-MASSIF_EXPORT void _exit(int Status) {
+MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(_exit)(int Status) {
   writeExitProfile(WriteReason::Immediate, "_exit");
   exitNow(Status);
 }
 
-MASSIF_EXPORT void _Exit(int Status) {
+MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(_Exit)(int Status) {
   writeExitProfile(WriteReason::Immediate, "_Exit");
   exitNow(Status);
 }
 
-MASSIF_EXPORT void abort(void) {
+MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(abort)(void) {
   // glibc's first step, done here so that the profile can be written after
   // a handler of the program ran: unblock SIGABRT and raise it. With the
   // default action the runtime's handler writes and the process dies.
@@ -117,27 +112,27 @@ MASSIF_EXPORT void abort(void) {
   Dfl.sa_handler = SIG_DFL;
   sigfillset(&Dfl.sa_mask);
   __sigaction(SIGABRT, &Dfl, nullptr);
-  resolve(RealAbort, "abort");
+  MASSIF_RESOLVE_NEXT(RealAbort, abort);
   if (RealAbort)
     RealAbort();
   raise(SIGABRT); // not reached with glibc
   exitNow(127);
 }
 
-MASSIF_EXPORT int execve(const char *Path, char *const Argv[],
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execve)(const char *Path, char *const Argv[],
                          char *const Envp[]) {
   beforeExec();
   return execveNow(Path, Argv, Envp);
 }
 
-MASSIF_EXPORT int execv(const char *Path, char *const Argv[]) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execv)(const char *Path, char *const Argv[]) {
   beforeExec();
   return execveNow(Path, Argv, environ);
 }
 
-MASSIF_EXPORT int execvp(const char *File, char *const Argv[]) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execvp)(const char *File, char *const Argv[]) {
   beforeExec();
-  resolve(RealExecvp, "execvp");
+  MASSIF_RESOLVE_NEXT(RealExecvp, execvp);
   if (!RealExecvp) {
     errno = ENOSYS;
     return -1;
@@ -145,10 +140,10 @@ MASSIF_EXPORT int execvp(const char *File, char *const Argv[]) {
   return RealExecvp(File, Argv);
 }
 
-MASSIF_EXPORT int execvpe(const char *File, char *const Argv[],
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execvpe)(const char *File, char *const Argv[],
                           char *const Envp[]) {
   beforeExec();
-  resolve(RealExecvpe, "execvpe");
+  MASSIF_RESOLVE_NEXT(RealExecvpe, execvpe);
   if (!RealExecvpe) {
     errno = ENOSYS;
     return -1;
@@ -156,9 +151,9 @@ MASSIF_EXPORT int execvpe(const char *File, char *const Argv[],
   return RealExecvpe(File, Argv, Envp);
 }
 
-MASSIF_EXPORT int fexecve(int Fd, char *const Argv[], char *const Envp[]) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(fexecve)(int Fd, char *const Argv[], char *const Envp[]) {
   beforeExec();
-  resolve(RealFexecve, "fexecve");
+  MASSIF_RESOLVE_NEXT(RealFexecve, fexecve);
   if (!RealFexecve) {
     errno = ENOSYS;
     return -1;
@@ -166,7 +161,7 @@ MASSIF_EXPORT int fexecve(int Fd, char *const Argv[], char *const Envp[]) {
   return RealFexecve(Fd, Argv, Envp);
 }
 
-MASSIF_EXPORT int execveat(int DirFd, const char *Path, char *const Argv[],
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execveat)(int DirFd, const char *Path, char *const Argv[],
                            char *const Envp[], int Flags) {
   beforeExec();
   return (int)syscall(SYS_execveat, DirFd, Path, Argv, Envp, Flags);
@@ -174,7 +169,7 @@ MASSIF_EXPORT int execveat(int DirFd, const char *Path, char *const Argv[],
 
 // The execl forms gather their arguments as glibc does, on the stack, and
 // go through the vector forms above (one write each).
-MASSIF_EXPORT int execl(const char *Path, const char *Arg0, ...) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execl)(const char *Path, const char *Arg0, ...) {
   va_list Ap;
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);
@@ -188,7 +183,7 @@ MASSIF_EXPORT int execl(const char *Path, const char *Arg0, ...) {
   return execv(Path, Argv);
 }
 
-MASSIF_EXPORT int execlp(const char *File, const char *Arg0, ...) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execlp)(const char *File, const char *Arg0, ...) {
   va_list Ap;
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);
@@ -202,7 +197,7 @@ MASSIF_EXPORT int execlp(const char *File, const char *Arg0, ...) {
   return execvp(File, Argv);
 }
 
-MASSIF_EXPORT int execle(const char *Path, const char *Arg0, ...) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execle)(const char *Path, const char *Arg0, ...) {
   va_list Ap;
   va_start(Ap, Arg0);
   size_t N = countArgs(Ap);

@@ -21,7 +21,7 @@
 #include "EhFrame.h"
 #include "Modules.h"
 
-#include <dlfcn.h>
+#include <sched.h>
 #include <elf.h>
 #include <link.h>
 #include <string.h>
@@ -242,7 +242,7 @@ uint64_t native::threadStartPc() {
   static const uint8_t Pattern[] = {0xff, 0xd0, 0x48, 0x89, 0xc7, 0xb8,
                                     0x3c, 0x00, 0x00, 0x00, 0x0f, 0x05};
   uint64_t Found = 0;
-  if (const uint8_t *Clone = (const uint8_t *)dlsym(RTLD_DEFAULT, "clone")) {
+  if (const uint8_t *Clone = (const uint8_t *)(uintptr_t)&clone) {
     for (int I = 0; I < 160; ++I)
       if (memcmp(Clone + I, Pattern, sizeof(Pattern)) == 0) {
         Found = (uint64_t)(uintptr_t)(Clone + I + 2) - 1;

@@ -2,8 +2,9 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// The first allocation call of the process finds libc.so.6 among the
-// loaded objects (the first one after the executable that defines
+// In a statically linked program, libc's functions are linked in under
+// their own names (Next.h). Otherwise the first allocation call of the
+// process finds libc.so.6 among the loaded objects (the first one after the executable that defines
 // __libc_malloc) and looks each function up in its dynamic symbol table
 // through the GNU hash table, as the dynamic linker would, default versions
 // only. No allocation and no lock but dl_iterate_phdr's, which the
@@ -14,9 +15,12 @@
 #include "Glibc.h"
 
 #include "Modules.h"
+#include "Next.h"
 #include "OutFile.h"
 
 #include <elf.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <link.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -44,9 +48,26 @@ size_t findUsableSize(void *P) { return findGlibc().UsableSize(P); }
 
 } // namespace
 
+#if MASSIF_STATIC_LINK
+// A statically linked program: libc's functions, which --wrap leaves under
+// their own names to the runtime alone (Next.h).
+MASSIF_DECLARE_NEXT(malloc);
+MASSIF_DECLARE_NEXT(free);
+MASSIF_DECLARE_NEXT(calloc);
+MASSIF_DECLARE_NEXT(realloc);
+MASSIF_DECLARE_NEXT(memalign);
+MASSIF_DECLARE_NEXT(valloc);
+MASSIF_DECLARE_NEXT(pvalloc);
+MASSIF_DECLARE_NEXT(malloc_usable_size);
+GlibcAllocator native::TheGlibc = {__real_malloc,  __real_free,
+                                   __real_calloc,  __real_realloc,
+                                   __real_memalign, __real_valloc,
+                                   __real_pvalloc, __real_malloc_usable_size};
+#else
 GlibcAllocator native::TheGlibc = {findMalloc,  findFree,   findCalloc,
                                    findRealloc, findMemalign, findValloc,
                                    findPvalloc, findUsableSize};
+#endif
 
 namespace {
 

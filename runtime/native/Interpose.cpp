@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Allocate.h"
+#include "Next.h"
 
 using namespace massif::native;
 
@@ -21,39 +22,39 @@ using namespace massif::native;
 
 extern "C" {
 
-MASSIF_EXPORT void *malloc(size_t SizeB) { return doMalloc(SizeB, FRAME); }
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(malloc)(size_t SizeB) { return doMalloc(SizeB, FRAME); }
 
-MASSIF_EXPORT void free(void *P) { doFree(P); }
+MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(free)(void *P) { doFree(P); }
 
-MASSIF_EXPORT void *calloc(size_t Count, size_t SizeB) {
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(calloc)(size_t Count, size_t SizeB) {
   return doCalloc(Count, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void *realloc(void *P, size_t SizeB) {
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(realloc)(void *P, size_t SizeB) {
   return doRealloc(P, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void *reallocarray(void *P, size_t Count, size_t SizeB) {
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(reallocarray)(void *P, size_t Count, size_t SizeB) {
   return doReallocArray(P, Count, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void *memalign(size_t AlignB, size_t SizeB) {
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(memalign)(size_t AlignB, size_t SizeB) {
   return doMemalign(AlignB, SizeB, FRAME);
 }
 
-MASSIF_EXPORT int posix_memalign(void **Out, size_t AlignB, size_t SizeB) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(posix_memalign)(void **Out, size_t AlignB, size_t SizeB) {
   return doPosixMemalign(Out, AlignB, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void *aligned_alloc(size_t AlignB, size_t SizeB) {
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(aligned_alloc)(size_t AlignB, size_t SizeB) {
   return doAlignedAlloc(AlignB, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void *valloc(size_t SizeB) { return doValloc(SizeB, false, FRAME); }
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(valloc)(size_t SizeB) { return doValloc(SizeB, false, FRAME); }
 
-MASSIF_EXPORT void *pvalloc(size_t SizeB) { return doValloc(SizeB, true, FRAME); }
+MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(pvalloc)(size_t SizeB) { return doValloc(SizeB, true, FRAME); }
 
-MASSIF_EXPORT size_t malloc_usable_size(void *P) {
+MASSIF_EXPORT size_t MASSIF_STANDS_IN_FOR(malloc_usable_size)(void *P) {
   if (inEmergency())
     return emergencyUsableSize(P);
   ThreadState *T = beginEvent();
@@ -64,14 +65,18 @@ MASSIF_EXPORT size_t malloc_usable_size(void *P) {
 }
 
 // glibc's own names for the same functions: the same functions.
-#define MASSIF_ALIAS(Name, Of) __attribute__((alias(#Of))) MASSIF_EXPORT
+#define MASSIF_ALIAS_OF(Of)                                                    \
+  __attribute__((alias(MASSIF_STRINGIFY(MASSIF_STANDS_IN_FOR(Of))))) MASSIF_EXPORT
 
-void *__libc_malloc(size_t) MASSIF_ALIAS(__libc_malloc, malloc);
-void __libc_free(void *) MASSIF_ALIAS(__libc_free, free);
-void *__libc_calloc(size_t, size_t) MASSIF_ALIAS(__libc_calloc, calloc);
-void *__libc_realloc(void *, size_t) MASSIF_ALIAS(__libc_realloc, realloc);
-void *__libc_memalign(size_t, size_t) MASSIF_ALIAS(__libc_memalign, memalign);
-void *__libc_valloc(size_t) MASSIF_ALIAS(__libc_valloc, valloc);
-void *__libc_pvalloc(size_t) MASSIF_ALIAS(__libc_pvalloc, pvalloc);
+void *MASSIF_STANDS_IN_FOR(__libc_malloc)(size_t) MASSIF_ALIAS_OF(malloc);
+void MASSIF_STANDS_IN_FOR(__libc_free)(void *) MASSIF_ALIAS_OF(free);
+void *MASSIF_STANDS_IN_FOR(__libc_calloc)(size_t, size_t)
+    MASSIF_ALIAS_OF(calloc);
+void *MASSIF_STANDS_IN_FOR(__libc_realloc)(void *, size_t)
+    MASSIF_ALIAS_OF(realloc);
+void *MASSIF_STANDS_IN_FOR(__libc_memalign)(size_t, size_t)
+    MASSIF_ALIAS_OF(memalign);
+void *MASSIF_STANDS_IN_FOR(__libc_valloc)(size_t) MASSIF_ALIAS_OF(valloc);
+void *MASSIF_STANDS_IN_FOR(__libc_pvalloc)(size_t) MASSIF_ALIAS_OF(pvalloc);
 
 } // extern "C"

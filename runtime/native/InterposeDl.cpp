@@ -9,11 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modules.h"
+#include "Next.h"
 #include "Runtime.h"
 
-#include <dlfcn.h>
 
 using namespace massif::native;
+
+MASSIF_DECLARE_NEXT(dlclose);
 
 namespace {
 
@@ -21,21 +23,13 @@ using DlcloseFn = int (*)(void *);
 
 DlcloseFn realDlclose() {
   static DlcloseFn Fn = nullptr;
-  DlcloseFn F = __atomic_load_n(&Fn, __ATOMIC_ACQUIRE);
-  if (!F) {
-    ThreadState &T = TheThread;
-    bool Was = T.InRuntime;
-    T.InRuntime = true; // dlsym may allocate: keep it out of the profile
-    F = (DlcloseFn)dlsym(RTLD_NEXT, "dlclose");
-    T.InRuntime = Was;
-    __atomic_store_n(&Fn, F, __ATOMIC_RELEASE);
-  }
-  return F;
+  MASSIF_RESOLVE_NEXT(Fn, dlclose);
+  return Fn;
 }
 
 } // namespace
 
-extern "C" MASSIF_EXPORT int dlclose(void *Handle) {
+extern "C" MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(dlclose)(void *Handle) {
   DlcloseFn Real = realDlclose();
   return Real ? dlcloseNotingModules(Real, Handle) : -1;
 }

@@ -45,6 +45,10 @@
 #include <unistd.h>
 
 extern "C" void __libc_freeres(void); // glibc: for memory checkers
+// libstdc++'s, when the program has it (a weak reference: a C program
+// gets no libstdc++ for it).
+extern "C" void CxxFreeres(void) __asm__("_ZN9__gnu_cxx9__freeresEv")
+    __attribute__((weak));
 
 using namespace massif;
 using namespace massif::native;
@@ -477,14 +481,8 @@ static void runFreeres(WriteReason Why) {
   if (Done)
     return;
   Done = true;
-  if (TheModel.Opts->RunCxxFreeres) {
-    TheThread.InRuntime = true; // dlsym may allocate
-    auto *CxxFreeres =
-        (void (*)())dlsym(RTLD_DEFAULT, "_ZN9__gnu_cxx9__freeresEv");
-    TheThread.InRuntime = false;
-    if (CxxFreeres)
-      CxxFreeres();
-  }
+  if (TheModel.Opts->RunCxxFreeres && &CxxFreeres)
+    CxxFreeres();
   if (TheModel.Opts->RunLibcFreeres) {
     // glibc's freeres clears the environment: name the file first.
     TheThread.InRuntime = true;

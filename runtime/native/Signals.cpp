@@ -26,9 +26,9 @@
 #include "Fork.h"
 #include "Lifecycle.h"
 #include "Lock.h"
+#include "Next.h"
 #include "Runtime.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -40,6 +40,14 @@
 
 using namespace massif;
 using namespace massif::native;
+
+// glibc's, which its headers no longer declare.
+extern "C" sighandler_t bsd_signal(int Sig, sighandler_t Handler);
+
+MASSIF_DECLARE_NEXT(signal);
+MASSIF_DECLARE_NEXT(bsd_signal);
+MASSIF_DECLARE_NEXT(raise);
+MASSIF_DECLARE_NEXT(pthread_kill);
 
 // glibc's sigaction under the name that the interposer cannot shadow.
 extern "C" int __sigaction(int Sig, const struct sigaction *Act,
@@ -214,17 +222,6 @@ void onFatalSignal(int Sig, siginfo_t *Info, void *) {
   errno = SavedErrno;
 }
 
-template <typename Fn> void resolve(Fn &Out, const char *Name) {
-  if (__atomic_load_n(&Out, __ATOMIC_ACQUIRE))
-    return;
-  ThreadState &T = TheThread;
-  bool Was = T.InRuntime;
-  T.InRuntime = true; // dlsym may allocate
-  Fn F = (Fn)dlsym(RTLD_NEXT, Name);
-  T.InRuntime = Was;
-  __atomic_store_n(&Out, F, __ATOMIC_RELEASE);
-}
-
 /// SIGKILL cannot be caught, but Valgrind sees a process send it to itself
 /// (kill, tgkill) and writes the file before dying; so does the runtime.
 void beforeKillingSelf(int Sig) {
@@ -234,9 +231,7 @@ void beforeKillingSelf(int Sig) {
 
 /// signal() and bsd_signal(): glibc's own when the runtime is not involved
 /// (it keeps siginterrupt's state), the interposed sigaction for SIG_DFL.
-sighandler_t setSignal(SignalFn &Real, const char *Name, int Sig,
-                       sighandler_t Handler) {
-  resolve(Real, Name);
+sighandler_t setSignal(SignalFn Real, int Sig, sighandler_t Handler) {
   if (!watched(Sig) || !__atomic_load_n(&Installed, __ATOMIC_ACQUIRE))
     return Real ? Real(Sig, Handler) : SIG_ERR;
   if (Handler == SIG_DFL) {
@@ -279,10 +274,10 @@ void native::installFatalSignalHandlers() {
   for (int Sig = SIGRTMIN; Sig <= SIGRTMAX; ++Sig)
     Watch(Sig);
 
-  resolve(RealSignal, "signal");
-  resolve(RealBsdSignal, "bsd_signal");
-  resolve(RealRaise, "raise"); // the handler raises: no dlsym there
-  resolve(RealPthreadKill, "pthread_kill");
+  MASSIF_RESOLVE_NEXT(RealSignal, signal);
+  MASSIF_RESOLVE_NEXT(RealBsdSignal, bsd_signal);
+  MASSIF_RESOLVE_NEXT(RealRaise, raise); // the handler raises: no dlsym there
+  MASSIF_RESOLVE_NEXT(RealPthreadKill, pthread_kill);
   installAltStack();
 
   struct sigaction Ours_ = runtimeAction();
@@ -332,7 +327,7 @@ void native::restoreSignals(const void *Old) {
 
 extern "C" {
 
-MASSIF_EXPORT int sigaction(int Sig, const struct sigaction *Act,
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(sigaction)(int Sig, const struct sigaction *Act,
                             struct sigaction *OldAct) {
   if (!watched(Sig) || !__atomic_load_n(&Installed, __ATOMIC_ACQUIRE))
     return __sigaction(Sig, Act, OldAct);
@@ -363,36 +358,40 @@ MASSIF_EXPORT int sigaction(int Sig, const struct sigaction *Act,
   return 0;
 }
 
-MASSIF_EXPORT sighandler_t signal(int Sig, sighandler_t Handler) {
-  return setSignal(RealSignal, "signal", Sig, Handler);
+MASSIF_EXPORT sighandler_t MASSIF_STANDS_IN_FOR(signal)(int Sig,
+                                                       sighandler_t Handler) {
+  MASSIF_RESOLVE_NEXT(RealSignal, signal);
+  return setSignal(RealSignal, Sig, Handler);
 }
 
-MASSIF_EXPORT sighandler_t bsd_signal(int Sig, sighandler_t Handler) {
-  return setSignal(RealBsdSignal, "bsd_signal", Sig, Handler);
+MASSIF_EXPORT sighandler_t
+MASSIF_STANDS_IN_FOR(bsd_signal)(int Sig, sighandler_t Handler) {
+  MASSIF_RESOLVE_NEXT(RealBsdSignal, bsd_signal);
+  return setSignal(RealBsdSignal, Sig, Handler);
 }
 
-MASSIF_EXPORT int kill(pid_t Pid, int Sig) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(kill)(pid_t Pid, int Sig) {
   if (Pid > 0 && (Pid == getpid() || Pid == gettid()))
     beforeKillingSelf(Sig);
   return (int)syscall(SYS_kill, Pid, Sig);
 }
 
-MASSIF_EXPORT int tgkill(pid_t Tgid, pid_t Tid, int Sig) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(tgkill)(pid_t Tgid, pid_t Tid, int Sig) {
   if (Tgid == getpid())
     beforeKillingSelf(Sig);
   return (int)syscall(SYS_tgkill, Tgid, Tid, Sig);
 }
 
-MASSIF_EXPORT int raise(int Sig) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(raise)(int Sig) {
   beforeKillingSelf(Sig);
-  resolve(RealRaise, "raise");
+  MASSIF_RESOLVE_NEXT(RealRaise, raise);
   return RealRaise ? RealRaise(Sig)
                    : (int)syscall(SYS_tgkill, getpid(), gettid(), Sig);
 }
 
-MASSIF_EXPORT int pthread_kill(pthread_t Thread, int Sig) {
+MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(pthread_kill)(pthread_t Thread, int Sig) {
   beforeKillingSelf(Sig); // any thread of the process: all of it dies
-  resolve(RealPthreadKill, "pthread_kill");
+  MASSIF_RESOLVE_NEXT(RealPthreadKill, pthread_kill);
   return RealPthreadKill ? RealPthreadKill(Thread, Sig) : ENOSYS;
 }
 

@@ -13,15 +13,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "Next.h"
 #include "Runtime.h"
 #include "Threads.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 
 using namespace massif;
 using namespace massif::native;
+
+MASSIF_DECLARE_NEXT(pthread_create);
 
 namespace {
 
@@ -36,16 +38,8 @@ struct StartArgs {
 
 CreateFn realPthreadCreate() {
   static CreateFn Fn = nullptr;
-  CreateFn F = __atomic_load_n(&Fn, __ATOMIC_ACQUIRE);
-  if (!F) {
-    ThreadState &T = TheThread;
-    bool Was = T.InRuntime;
-    T.InRuntime = true; // dlsym may allocate: keep it out of the profile
-    F = (CreateFn)dlsym(RTLD_NEXT, "pthread_create");
-    T.InRuntime = Was;
-    __atomic_store_n(&Fn, F, __ATOMIC_RELEASE);
-  }
-  return F;
+  MASSIF_RESOLVE_NEXT(Fn, pthread_create);
+  return Fn;
 }
 
 void *startThread(void *P) {
@@ -61,7 +55,7 @@ void *startThread(void *P) {
 
 } // namespace
 
-extern "C" MASSIF_EXPORT int pthread_create(pthread_t *Thread,
+extern "C" MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(pthread_create)(pthread_t *Thread,
                                             const pthread_attr_t *Attr,
                                             StartFn Fn, void *Arg) {
   CreateFn Real = realPthreadCreate();
