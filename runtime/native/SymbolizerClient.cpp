@@ -5,12 +5,16 @@
 // See SymbolizerClient.h. Starting the symbolizer: its executable (linked
 // into the runtime by SymbolizerImage.S) is copied into a memfd, and a
 // clone child sharing the runtime's memory (CLONE_VM | CLONE_VFORK: the
-// caller waits until it has exec'd) puts one end of a socket pair on its
-// standard input and output, closes every other descriptor (the program's
-// must not stay open in another process), and execs the memfd with an
-// empty environment. The child's exit signal is 0: the program gets no
-// SIGCHLD, and only a wait for clone children (__WCLONE) reaps it, which
-// stopSymbolizer does. A socket, not pipes, so that a symbolizer gone
+// caller waits until it is done) puts one end of a socket pair on its
+// standard input and output, closes every other descriptor (the
+// program's must not stay open in another process) and starts, the same
+// way, a child of its own that execs the memfd with an empty environment;
+// then it exits. The symbolizer is thus an orphan from the start, adopted
+// by init: the program never has it as a child (exec resets a child's exit
+// signal to SIGCHLD, and the program's wait() would see it and might
+// reap it, or wait for it). The intermediate child has exit signal 0 and
+// never execs: no SIGCHLD, and only a wait for clone children (__WCLONE),
+// right away, reaps it. A socket, not pipes, so that a symbolizer gone
 // away is an error (MSG_NOSIGNAL), never a SIGPIPE for the program.
 //
 //===----------------------------------------------------------------------===//
@@ -56,8 +60,8 @@ struct CacheEntry {
 
 struct ClientState {
   int Fd = -1;      ///< our end of the socket; -1 while none runs
-  pid_t Pid = 0;    ///< the symbolizer process
   bool Broken = false; ///< it could not start or went away: no more tries
+  bool Introduced = false;  ///< the current one knows which process
   uint32_t ClosedSent = 0; ///< closed objects told to the current one
   CacheEntry **Table = nullptr; ///< open addressing, power-of-two capacity
   uint32_t Capacity = 0;
@@ -65,7 +69,12 @@ struct ClientState {
   // The request being built, and the answer being read.
   char *Out = nullptr;
   size_t OutB = 0, OutCap = 0;
+  char *In = nullptr;
+  size_t InPos = 0, InEnd = 0;
 };
+
+/// The answer is read through a buffer of this size.
+constexpr size_t InCapB = 64 * 1024;
 
 ClientState State;
 
@@ -83,11 +92,21 @@ void warnOnce(const char *Why) {
 
 struct SpawnArgs {
   int Image, Socket;
+  char *ExecStack; ///< the top of the stack the exec'ing child runs on
 };
 
-/// The clone child: the socket on 0 and 1, the image on 3, nothing else
-/// open, then the exec. Raw system calls only (it runs on a stack of its
-/// own in the caller's memory, until the exec).
+/// The exec'ing child: its descriptors are ready (spawnChild).
+int execChild(void *) {
+  const char *Argv[] = {"massif-symbolizer", nullptr};
+  const char *Envp[] = {nullptr};
+  syscall(SYS_execveat, 3, "", Argv, Envp, AT_EMPTY_PATH);
+  syscall(SYS_exit, 127);
+  return 127;
+}
+
+/// The intermediate child: the socket on 0 and 1, the image on 3, nothing
+/// else open, then the exec'ing child, then its own end. Raw system calls
+/// only (it runs on a stack of its own in the caller's memory).
 int spawnChild(void *P) {
   const SpawnArgs &A = *(const SpawnArgs *)P;
   int Image = (int)syscall(SYS_fcntl, A.Image, F_DUPFD, 10);
@@ -98,11 +117,9 @@ int spawnChild(void *P) {
   if (syscall(SYS_close_range, 4, ~0u, 0) != 0)
     for (int Fd = 4; Fd < 1024; ++Fd)
       syscall(SYS_close, Fd);
-  const char *Argv[] = {"massif-symbolizer", nullptr};
-  const char *Envp[] = {nullptr};
-  syscall(SYS_execveat, 3, "", Argv, Envp, AT_EMPTY_PATH);
-  syscall(SYS_exit, 127);
-  return 127;
+  clone(execChild, A.ExecStack, CLONE_VM | CLONE_VFORK | SIGCHLD, nullptr);
+  syscall(SYS_exit, 0);
+  return 0;
 }
 
 bool writeWhole(int Fd, const char *Data, size_t N) {
@@ -137,10 +154,15 @@ bool start() {
     Stack = mmap(nullptr, StackB, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (Stack != MAP_FAILED) {
-      SpawnArgs Args = {Image, Pair[1]};
+      SpawnArgs Args = {Image, Pair[1], (char *)Stack + StackB / 2};
       // Exit signal 0 (the low byte of the flags): no SIGCHLD.
       Pid = clone(spawnChild, (char *)Stack + StackB, CLONE_VM | CLONE_VFORK,
                   &Args);
+      if (Pid > 0) {
+        int Status;
+        while (waitpid(Pid, &Status, __WCLONE) < 0 && errno == EINTR)
+          ;
+      }
     }
   }
   if (Stack != MAP_FAILED)
@@ -158,21 +180,19 @@ bool start() {
     return false;
   }
   State.Fd = Pair[0];
-  State.Pid = Pid;
+  State.Introduced = false;
   State.ClosedSent = 0;
   return true;
 }
 
-/// Ends the current symbolizer and reaps it.
+/// Ends the current symbolizer: it exits at the end of its input.
 void stop() {
   if (State.Fd < 0)
     return;
   int SavedErrno = errno;
   close(State.Fd);
   State.Fd = -1;
-  int Status;
-  while (waitpid(State.Pid, &Status, __WCLONE) < 0 && errno == EINTR)
-    ;
+  State.InPos = State.InEnd = 0;
   errno = SavedErrno;
 }
 
@@ -229,14 +249,23 @@ bool send() {
 
 bool receive(void *Out, size_t N) {
   char *P = (char *)Out;
+  if (!State.In && !(State.In = (char *)arenaAllocate(InCapB)))
+    return false;
   while (N) {
-    ssize_t R = read(State.Fd, P, N);
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R <= 0)
-      return false;
-    P += R;
-    N -= (size_t)R;
+    if (State.InPos == State.InEnd) {
+      ssize_t R = read(State.Fd, State.In, InCapB);
+      if (R < 0 && errno == EINTR)
+        continue;
+      if (R <= 0)
+        return false;
+      State.InPos = 0;
+      State.InEnd = (size_t)R;
+    }
+    size_t Take = State.InEnd - State.InPos < N ? State.InEnd - State.InPos : N;
+    memcpy(P, State.In + State.InPos, Take);
+    State.InPos += Take;
+    P += Take;
+    N -= Take;
   }
   return true;
 }
@@ -275,7 +304,8 @@ bool beginRequest() {
   if (!start())
     return false;
   int SavedErrno = errno;
-  if (State.ClosedSent == 0) {
+  if (!State.Introduced) {
+    State.Introduced = true;
     putNumber<uint8_t>(protocol::Hello);
     putNumber<uint32_t>((uint32_t)getpid());
     putNumber<uint32_t>((uint32_t)gettid());
@@ -534,6 +564,6 @@ void native::symbolizerAfterForkChild() {
   if (State.Fd >= 0)
     close(State.Fd); // the parent's; it goes on talking to it
   State.Fd = -1;
-  State.Pid = 0;
   State.ClosedSent = 0;
+  State.InPos = State.InEnd = 0;
 }

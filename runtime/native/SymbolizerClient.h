@@ -8,9 +8,9 @@
 // own copies of zlib or libelf), so the names come from another process:
 // massif-symbolizer (runtime/symbolizer/), whose executable is embedded in
 // the runtime and started from memory (memfd) when a name is first needed,
-// as a clone child that sends no SIGCHLD and that no wait() of the program
-// reaps. The two talk over a socket (runtime/symbolizer/Protocol.h); the
-// answers are kept per address in arena memory.
+// orphaned from the start so that it is never a child of the program's.
+// The two talk over a socket (runtime/symbolizer/Protocol.h); the answers
+// are kept per address in arena memory.
 //
 // Calls must be serialised by the caller (the runtime holds the model's
 // lock). Nothing here allocates from the heap, and everything it calls is
@@ -33,7 +33,7 @@ const Symbolizer &processSymbolizer();
 
 /// Ends the symbolizer process, if one runs (its next use starts another):
 /// after each profile is written, so that no process of the runtime's
-/// outlives the program or an exec.
+/// outlives the program or an exec by more than its end of input.
 void stopSymbolizer();
 
 /// In a forked child: the symbolizer process belongs to the parent, and
