@@ -1,6 +1,6 @@
 // C++ deletes from several threads. With the C++ runtime's operator
 // delete, which frees, the runtime batches them like frees
-// (runtime/native/EventRing.h); a program that replaces operator delete
+// (runtime/native/record/EventRing.h); a program that replaces operator delete
 // gets every call of its own operators, as without profiling. Either way
 // the books come out exact: a last big block, freed at once, makes the
 // final state the peak, where the workers' sites hold nothing.

@@ -1,7 +1,7 @@
 // Blocks passed between threads: each of four threads allocates blocks and
 // hands them to the next through a mailbox; the next frees them, or grows
 // them with realloc first, or asks their usable size. With threads the
-// runtime batches each thread's events (runtime/native/EventRing.h), so a
+// runtime batches each thread's events (runtime/native/record/EventRing.h), so a
 // free or a realloc often reaches the model before the block's allocation
 // does; the books must still come out exact: at the end only the kept
 // blocks are live, each charged to its call site. A last big block, freed

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 using namespace massif;
-using namespace massif::native;
 
 namespace {
 
@@ -161,6 +160,17 @@ TEST(OutFileTest, WriteLineJoinsItsParts) {
   const char *LongParts[] = {"x", Long.c_str()};
   writeLine(Fd, LongParts, 2);
   EXPECT_EQ(readAll(Fd), "massif: ab\nx" + Long + "\n");
+  fclose(Tmp);
+}
+
+TEST(OutFileTest, WriteLinesPrefixesEveryLine) {
+  FILE *Tmp = tmpfile();
+  ASSERT_NE(Tmp, nullptr);
+  int Fd = fileno(Tmp);
+  std::string Long(2000, 'w'); // longer than the line buffer: not cut
+  writeLines(Fd, "massif: ", ("one\n\n" + Long + "\nlast").c_str());
+  EXPECT_EQ(readAll(Fd),
+            "massif: one\nmassif: \nmassif: " + Long + "\nmassif: last\n");
   fclose(Tmp);
 }
 

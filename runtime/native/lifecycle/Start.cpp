@@ -1,0 +1,231 @@
+//===- Start.cpp - The native runtime's start-up ---===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Start-up happens once, at the first allocation event or in a priority-101
+// constructor, whichever comes first (shared libraries' constructors may
+// allocate before ours runs, and Massif counts those allocations). It reads
+// MASSIF_OPTIONS, rejects bad options before main runs, sets up the model in
+// arena memory and takes the start-up snapshot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lifecycle.h"
+
+#include "Arena.h"
+#include "Counters.h"
+#include "EventRing.h"
+#include "Fork.h"
+#include "Modules.h"
+#include "OutFile.h"
+#include "Process.h"
+#include "State.h"
+#include "SymbolizerClient.h"
+#include "Unwind.h"
+
+#include <new>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+using namespace massif;
+using namespace massif::native;
+
+namespace {
+
+// Zero-initialised storage: no constructors run for any of it.
+char StartCwd[4096];
+bool HaveStartCwd = false;
+ProcessArgs Args = {};
+
+uint64_t readMs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+}
+
+uint64_t readInstructions() { return __massif_instructions_total(); }
+
+// The model's clocks; a ring event being applied has its own time.
+uint64_t nowMs(void *) { return eventClock(readMs); }
+uint64_t nowInstructions(void *) {
+  // One thread, never more: its counter is the clock, and no ring event is
+  // being applied. Its readings only grow, so eventClock's floor, which
+  // later readings also pass, need not follow them.
+  if (!ApplyingRingEvent) {
+    uint64_t V = singleThreadInstructions();
+    if (V != NoSingleThreadClock)
+      return V;
+  }
+  return eventClock(readInstructions);
+}
+
+bool writeToStdout(void *, const char *Data, size_t Len) {
+  return writeAll(1, Data, Len);
+}
+
+void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
+
+/// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
+void parseOptionsOrExit(Options &O) {
+  const char *Text = getOptionsVariable();
+  if (!Text)
+    return;
+  OptionError E;
+  E.Text[0] = 0;
+  switch (parseOptionString(O, Text, arenaAllocator(), E)) {
+  case ParseResult::Ok:
+    if (engineCanProfile(O, /*SeesPages=*/false, E))
+      return;
+    reportBadOption(E.Text);
+    exitNow(1);
+  case ParseResult::Help:
+    writeHelp(Sink{writeToStdout, nullptr});
+    exitNow(0);
+  case ParseResult::Error:
+    reportBadOption(E.Text);
+    exitNow(1);
+  }
+}
+
+/// Chooses the clock for the time unit, falling back from instructions to
+/// milliseconds (with a warning) when no linked code counts instructions.
+Clock chooseClock(Options &O) {
+  if (O.TimeUnit == TimeUnit::Instructions) {
+    if (instructionCountersLinked())
+      return Clock{nowInstructions, nullptr};
+    writeLines(2, "massif: ",
+               "warning: --time-unit=i requires instruction counters, and "
+               "no code of this program was built with them (mscc builds "
+               "with them); using --time-unit=ms");
+    O.TimeUnit = TimeUnit::Milliseconds;
+  }
+  return Clock{nowMs, nullptr};
+}
+
+/// The frames a capture keeps. Massif unwinds --depth + 50 frames, strips
+/// the alloc-fns at the top and keeps --depth of the rest; its tree merges
+/// entries that differ only below that, so frames past the alloc-fns plus
+/// --depth never show. Without --alloc-fn, the frames stripped are the
+/// default list's: the runtime's own entry points, whose frame a capture
+/// drops, and rarely a library's own operator new or calloc on the way to
+/// malloc, which a few frames of margin cover. --ignore-fn may look past
+/// unnamed frames for a name, so with it Massif's count is kept.
+uint32_t captureMax(const Options &O) {
+  constexpr uint64_t DefaultFnsMargin = 8, MassifMargin = 50;
+  bool Named = O.AllocFns.Count != 0 || O.IgnoreFns.Count != 0;
+  uint64_t Frames =
+      (uint64_t)O.Depth + (Named ? MassifMargin : DefaultFnsMargin);
+  return Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
+}
+
+/// Sets up everything; returns the state to enter.
+RuntimeState initialise() {
+  installForkHandlers();
+  if (secureMode())
+    writeLine(2, "massif: warning: the program runs with privileges "
+                 "(set-user-ID, set-group-ID or capabilities): "
+                 "MASSIF_OPTIONS and the environment are ignored, and the "
+                 "profile is written as massif.out.<pid> in the working "
+                 "directory by the user who ran it, never over an existing "
+                 "file");
+  const Allocator &A = arenaAllocator();
+  void *OptsMem = A.allocate(sizeof(Options));
+  void *DepotMem = A.allocate(sizeof(StackDepot));
+  void *ProfMem = A.allocate(sizeof(Profile));
+  if (!OptsMem || !DepotMem || !ProfMem)
+    return StateDisabled;
+  Options *O = new (OptsMem) Options();
+  parseOptionsOrExit(*O);
+  Clock C = chooseClock(*O);
+
+  HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
+  readProcessArgs(Args);
+
+  StackDepot *Depot = new (DepotMem) StackDepot();
+  Depot->init(A);
+  Profile *Prof = new (ProfMem) Profile();
+  if (!Prof->init(*O, A, *Depot, processSymbolizer(), C))
+    return StateDisabled;
+
+  TheModel.Opts = O;
+  TheModel.Depot = Depot;
+  TheModel.Prof = Prof;
+  TheModel.CaptureMax = captureMax(*O);
+  TheModel.MallocAlignB = (uint64_t)O->AlignmentB;
+  // Stacks may end at main when Massif cuts there: main is named (a
+  // stripped program's stacks go on to the frames below main) and is no
+  // --alloc-fn (then the frame below it is kept).
+  TheModel.StopAtMain = executableHasSymbolTable();
+  for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
+    if (strcmp(O->AllocFns.Items[I], "main") == 0)
+      TheModel.StopAtMain = false;
+  Prof->startup();
+
+  becomeOwner();
+  // Registered first, so it runs after every handler the program adds.
+  at_quick_exit(onQuickExit);
+  resolveExitFunctions();
+  installFatalSignalHandlers();
+  return StateActive;
+}
+
+} // namespace
+
+bool native::ensureInitialised() {
+  uint32_t S = __atomic_load_n(&TheState, __ATOMIC_ACQUIRE);
+  if (S == StateUninitialised) {
+    uint32_t Expected = StateUninitialised;
+    if (__atomic_compare_exchange_n(&TheState, &Expected, StateInitialising,
+                                    false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      RuntimeState Next = initialise();
+      __atomic_store_n(&TheState, (uint32_t)Next, __ATOMIC_RELEASE);
+      return Next == StateActive;
+    }
+    S = Expected;
+  }
+  while (S == StateInitialising) {
+    sched_yield();
+    S = __atomic_load_n(&TheState, __ATOMIC_ACQUIRE);
+  }
+  return S == StateActive;
+}
+
+bool native::prepareEvent(ThreadState &T) {
+  if (!ensureInitialised())
+    return false;
+  if (!T.StackKnown) {
+    findStackBounds(T.StackLo, T.StackHi);
+    T.StackKnown = true;
+  }
+  return true;
+}
+
+const char *native::startCwd() { return HaveStartCwd ? StartCwd : nullptr; }
+
+const ProcessArgs &native::processArgs() { return Args; }
+
+void native::reportBadOption(const char *Text) {
+  writeLines(2, "massif: ", Text);
+  // Valgrind's last line after an option error.
+  writeLines(2, "massif: ",
+             "Use --help for more information or consult the user manual.");
+}
+
+bool native::insideRuntime() { return TheThread.InRuntime; }
+
+// Runs before the program's own constructors (default priority), so a bad
+// MASSIF_OPTIONS stops the program before main even if nothing allocates.
+__attribute__((constructor(101))) static void massifConstructor(int Argc,
+                                                                char **Argv) {
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  noteConstructorArgs(Argc, Argv);
+  if (ensureInitialised() && Args.Argc == 0)
+    readProcessArgs(Args); // /proc was unreadable at an earlier start-up
+  T.InRuntime = Was;
+}

@@ -1,0 +1,307 @@
+//===- Write.cpp - The profile's writing at the ends of a process ---===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// At exit the profile is written as late as the process allows: after the
+// program's atexit handlers, static destructors and the shared libraries'
+// finalisers (see massifDestructor). The output name is expanded then
+// (Massif does it then, so a forked child's %p is its own) and the profile
+// goes through a buffered file-descriptor sink; later events forward.
+// writeProfile is also the one writer for the other ends of a process
+// (_exit, abort, fatal signals: Exits.cpp, Signals.cpp) and for exec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lifecycle.h"
+
+#include "Arena.h"
+#include "EventRing.h"
+#include "Fork.h"
+#include "OutFile.h"
+#include "Process.h"
+#include "State.h"
+#include "SymbolizerClient.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern "C" void __libc_freeres(void); // glibc: for memory checkers
+// libstdc++'s, when the program has it (a weak reference: a C program
+// gets no libstdc++ for it).
+extern "C" void CxxFreeres(void) __asm__("_ZN9__gnu_cxx9__freeresEv")
+    __attribute__((weak));
+
+using namespace massif;
+using namespace massif::native;
+
+namespace {
+
+// The %n counter of --massif-out-file, per process.
+uint32_t FileSequence = 0;
+// The process the runtime state belongs to: set at start-up and in a forked
+// child. A vfork child (or a clone that skipped fork's handlers) sees
+// another pid and never writes, since it shares or copied the state behind
+// the runtime's back.
+pid_t OwnerPid = 0;
+
+void onExit() { writeExitProfile(WriteReason::Exit, "exit"); }
+
+const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
+
+/// Reports a bad --massif-out-file the way Massif does and ends the process
+/// with status 1, as Valgrind does, whichever way the process was ending.
+/// Before an exec the process goes on instead (Valgrind checks nothing
+/// there).
+void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
+  const char *Parts[] = {"massif: Bad option: --massif-out-file=", Pattern};
+  writeLine(2, Parts, 2);
+  reportBadOption(Reason);
+  if (Why == WriteReason::Exec)
+    return;
+  // exit() would flush the program's buffered output; _exit, abort and a
+  // signal would not, and stdio is not safe in a signal handler anyway.
+  if (Why == WriteReason::Exit)
+    fflush(nullptr);
+  exitNow(1);
+}
+
+void reportFileError(const char *What, const char *Path, int Errno) {
+  const char *Parts[] = {"massif: error: ", What, " output file '", Path,
+                         "': ", strerror(Errno)};
+  writeLine(2, Parts, 6);
+}
+
+/// The output file's name, expanded once for the write to come: before
+/// the freeres calls (runFreeres), which clear the environment that %q{VAR}
+/// reads; at the write otherwise.
+char OutPath[4096];
+bool OutPathReady = false;
+
+/// Expands --massif-out-file into OutPath; reports a bad name as Massif
+/// does. Returns whether the name is good.
+bool expandOutPath(WriteReason Why) {
+  if (OutPathReady)
+    return true;
+  const char *Pattern = TheModel.Opts->OutFile;
+  char Reason[512];
+  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
+  if (!expandFileName(Pattern, C, OutPath, sizeof(OutPath), Reason,
+                      sizeof(Reason))) {
+    badOutFile(Pattern, Reason, Why);
+    return false;
+  }
+  OutPathReady = true;
+  return true;
+}
+
+/// Opens the output file for writing. In secure mode (a set-user-ID
+/// program, say) whoever set the environment must not get a file written
+/// with the program's privileges: the name is the default one (the options
+/// were not read), the file is created as the user who ran the program
+/// (file-system IDs are per thread), never over an existing file and never
+/// through a symbolic link.
+int openOutput(const char *Path) {
+  if (!secureMode())
+    return open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int OldGid = setfsgid(getgid());
+  int OldUid = setfsuid(getuid());
+  int Fd = open(Path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                0644);
+  int Err = errno;
+  setfsuid(OldUid);
+  setfsgid(OldGid);
+  errno = Err;
+  return Fd;
+}
+
+/// Expands the output name (unless runFreeres did) and writes the profile.
+/// Model lock held. Returns true when the file was written.
+bool writeProfileFile(WriteReason Why) {
+  if (!expandOutPath(Why))
+    return false;
+  OutPathReady = false; // the next write (after an exec failed) expands anew
+  const char *Path = OutPath;
+
+  int Fd;
+  do
+    Fd = openOutput(Path);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0) {
+    reportFileError("cannot open", Path, errno);
+    return false;
+  }
+  constexpr size_t BufB = 64 * 1024;
+  char *Buf = (char *)arenaAllocate(BufB);
+  char Small[512];
+  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
+  const ProcessArgs &Args = processArgs();
+  RunInfo Run = {Args.Argv, Args.Argc};
+  bool Ok = TheModel.Prof->write(Out.sink(), Run) && Out.flush();
+  if (!Ok)
+    reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
+  close(Fd);
+  arenaDeallocate(Buf, BufB);
+  // No process of the runtime's outlives a write: the program may exec or
+  // end next (the next write starts another).
+  stopSymbolizer();
+  return Ok;
+}
+
+} // namespace
+
+void native::becomeOwner() { OwnerPid = getpid(); }
+
+void native::modelBeforeFork() { ModelLock::acquire(); }
+
+void native::modelAfterForkParent() { ModelLock::release(); }
+
+// The child keeps the inherited profile and becomes its owner; the %n
+// counter is per process and starts afresh.
+void native::modelAfterForkChild() {
+  TheModel.Owner = nullptr;
+  TheModel.Lock.reset();
+  FileSequence = 0;
+  OwnerPid = getpid();
+}
+
+bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
+
+[[noreturn]] void native::exitNow(int Status) {
+  // What glibc's _exit does, without going through the interposed _exit.
+  for (;;) {
+    syscall(SYS_exit_group, Status);
+    syscall(SYS_exit, Status);
+  }
+}
+
+/// The write of a process dying of a fault or an abort inside glibc's
+/// allocator, called by the runtime (glibc's checks found its heap
+/// corrupted): glibc's heap and lock are unusable, but the runtime's
+/// records are whole, since it calls glibc only between its updates. The
+/// write allocates from the emergency heap. If this thread holds the
+/// model's lock, it may be in the middle of applying a ring, which cannot
+/// be applied again: the other threads' rings are then left out.
+static bool writeAfterGlibcFault() {
+  ThreadState &T = TheThread;
+  if (!ownsRuntime() ||
+      __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
+    return false;
+  T.Emergency = true; // for the rest of the process's short life
+  uint64_t OldMask[16];
+  blockFatalSignals(OldMask);
+  bool Held = ModelLock::heldHere();
+  if (!Held)
+    ModelLock::acquire();
+  bool Written = false;
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+    if (!Held)
+      applyAllRings();
+    ApplyingRingEvent = false;
+    __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
+    Written = writeProfileFile(WriteReason::Signal);
+  }
+  if (!Held)
+    ModelLock::release();
+  restoreSignals(OldMask);
+  return Written;
+}
+
+bool native::writeProfile(WriteReason Why, const char *Event) {
+  ThreadState &T = TheThread;
+  if (T.InRuntime) {
+    if (Why == WriteReason::Signal && T.InGlibc && !T.Emergency)
+      return writeAfterGlibcFault();
+    // This thread may hold the model lock, the arena lock or glibc's: a
+    // write now could deadlock or read a half-updated model.
+    if (OwnerPid == 0 || ownsRuntime()) {
+      const char *Parts[] = {"massif: warning: ", Event,
+                             " while inside the allocator; no profile written"};
+      writeLine(2, Parts, 3);
+    }
+    return false;
+  }
+  T.InRuntime = true;
+  bool Written = false;
+  // exit() may be the first thing a process does; the other ends come from
+  // a running program, which was set up long before.
+  bool Ready =
+      Why == WriteReason::Exit
+          ? ensureInitialised()
+          : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
+  if (Ready && ownsRuntime()) {
+    uint64_t OldMask[16];
+    blockFatalSignals(OldMask);
+    {
+      ModelLock L;
+      if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
+        // Every thread's events so far, in the profile.
+        applyAllRings();
+        if (Why != WriteReason::Exec)
+          __atomic_store_n(&TheState, (uint32_t)StateFinished,
+                           __ATOMIC_RELEASE);
+        // At exit no event reaches the model any more (every entry point
+        // checks the state under this lock): the live blocks' records go
+        // before naming maps the DWARF, which keeps the process's peak
+        // lower. Not from a signal handler, where the arena's lock may be
+        // held by the interrupted code.
+        if (Why == WriteReason::Exit)
+          TheModel.Prof->discardBlocks();
+        Written = writeProfileFile(Why);
+      }
+    }
+    restoreSignals(OldMask);
+  }
+  T.InRuntime = false;
+  return Written;
+}
+
+/// What Valgrind does at the end of a process that exits: before Massif
+/// writes its file, it has the program free what the C++ runtime and glibc
+/// keep for the life of the process (libstdc++'s exception pool, glibc's
+/// locale, NSS and loader data), with --run-cxx-freeres and
+/// --run-libc-freeres, both on by default. Those frees are ordinary events
+/// of the profile (its last snapshots).
+static void runFreeres(WriteReason Why) {
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive ||
+      !ownsRuntime() || TheThread.InRuntime)
+    return;
+  static bool Done = false; // once, whichever end comes first
+  if (Done)
+    return;
+  Done = true;
+  if (TheModel.Opts->RunCxxFreeres && &CxxFreeres)
+    CxxFreeres();
+  if (TheModel.Opts->RunLibcFreeres) {
+    // glibc's freeres clears the environment: name the file first.
+    TheThread.InRuntime = true;
+    bool Named = expandOutPath(Why);
+    TheThread.InRuntime = false;
+    if (Named)
+      __libc_freeres();
+  }
+}
+
+bool native::writeExitProfile(WriteReason Why, const char *Event) {
+  runFreeres(Why);
+  return writeProfile(Why, Event);
+}
+
+// Runs after the program's own destructors (priority 101 destructors run
+// last among the executable's), while the dynamic linker runs the
+// finalisers at exit. From here the write is pushed later still: an exit
+// handler registered now runs once the finalisers of the shared libraries
+// are done too, so their frees are in the profile as they are in
+// Massif's.
+__attribute__((destructor(101))) static void massifDestructor() {
+  if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
+    return;
+  if (atexit(onExit) != 0)
+    onExit();
+}
+

@@ -1,0 +1,175 @@
+//===- Counters.cpp - The instruction clock for --time-unit=i -------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Code built with counters (the pass's -massif-count-instructions, on by
+// default in mscc) adds each basic block's instruction count to the running
+// thread's __massif_thread_instructions, defined here. Massif's clock for
+// --time-unit=i is the number of instructions the whole process has run, so
+// the runtime sums the counters of every live thread and adds what threads
+// that have exited had counted.
+//
+// Each thread's counter is registered when the thread starts (Threads.cpp
+// wraps pthread_create) or, for the main thread and any thread that started
+// otherwise, at its first reading of the clock. A pthread key destructor
+// moves the counter's final value into the exited total under the registry
+// lock, so the sum never goes backwards. Instructions a thread runs after
+// that destructor (in later destructors) are not counted.
+//
+// Lock order: the model's lock, then the registry's (the clock is read
+// inside the model); fork takes them in that order too (Fork.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Counters.h"
+
+#include "Arena.h"
+#include "Lock.h"
+#include "State.h"
+
+#include "massif/abi.h"
+
+#include <pthread.h>
+
+using namespace massif;
+using namespace massif::native;
+
+extern "C" {
+MASSIF_EXPORT __thread unsigned long long __massif_thread_instructions
+    __attribute__((tls_model("initial-exec"))) = 0;
+
+// The marker every counted module defines (llvm-pass/Markers.cpp); absent
+// (null) when no linked code counts.
+extern const char CountersLinkedMarker __asm__(
+    MASSIF_ABI_COUNTERS_LINKED_SYMBOL)
+    __attribute__((weak, visibility("default")));
+}
+
+__thread bool native::CounterRegistered = false;
+uint64_t native::ExitedInstructions = 0; // what exited threads had counted
+
+namespace {
+
+struct Slot {
+  const unsigned long long *Counter;
+  Slot *Next;
+  Slot *Prev;
+};
+
+Mutex RegistryLock;
+Slot *Live = nullptr;     // the registered threads' counters
+Slot *Spare = nullptr;    // slots of exited threads, for reuse
+bool Ready = false;       // the key exists
+pthread_key_t ExitKey;
+
+__thread Slot *Mine __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread bool Exited __attribute__((tls_model("initial-exec"))) = false;
+
+void unlink(Slot *S) {
+  if (S->Prev)
+    S->Prev->Next = S->Next;
+  else
+    Live = S->Next;
+  if (S->Next)
+    S->Next->Prev = S->Prev;
+  S->Next = Spare;
+  S->Prev = nullptr;
+  Spare = S;
+}
+
+void onThreadExit(void *P) {
+  Slot *S = (Slot *)P;
+  MutexLock L(RegistryLock);
+  ExitedInstructions += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  unlink(S);
+  Mine = nullptr;
+  CounterRegistered = false;
+  Exited = true;
+}
+
+} // namespace
+
+void native::countersBeforeFork() { RegistryLock.lock(); }
+
+void native::countersAfterForkParent() { RegistryLock.unlock(); }
+
+// Only the forking thread lives on in the child. The others' counts stay
+// in the total, as Valgrind's child continues the parent's count.
+void native::countersAfterForkChild() {
+  RegistryLock.reset();
+  Slot *S = Live;
+  while (S) {
+    Slot *Next = S->Next;
+    if (S != Mine) {
+      ExitedInstructions += *S->Counter;
+      unlink(S);
+    }
+    S = Next;
+  }
+}
+
+/// The registration itself, once per thread.
+__attribute__((noinline)) static void registerSlow() {
+  // pthread_key_create and pthread_setspecific may allocate: keep that out
+  // of the profile.
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  Slot *S = nullptr;
+  {
+    MutexLock L(RegistryLock);
+    if (!Ready)
+      Ready = pthread_key_create(&ExitKey, onThreadExit) == 0;
+    if (Ready) {
+      if (Spare) {
+        S = Spare;
+        Spare = S->Next;
+      } else {
+        S = (Slot *)arenaAllocate(sizeof(Slot));
+      }
+    }
+    if (S) {
+      S->Counter = &__massif_thread_instructions;
+      S->Prev = nullptr;
+      S->Next = Live;
+      if (Live)
+        Live->Prev = S;
+      Live = S;
+      Mine = S;
+      CounterRegistered = true;
+    }
+  }
+  if (S)
+    pthread_setspecific(ExitKey, S);
+  T.InRuntime = Was;
+}
+
+void native::registerThreadCounter() {
+  if (__builtin_expect(Mine || Exited, 1))
+    return;
+  registerSlow();
+}
+
+bool native::instructionCountersLinked() {
+  return &CountersLinkedMarker != nullptr;
+}
+
+/// The instructions the process has run in counted code so far: Massif's
+/// clock for --time-unit=i.
+extern "C" MASSIF_EXPORT uint64_t __massif_instructions_total(void) {
+  registerThreadCounter();
+  uint64_t Now = singleThreadInstructions();
+  if (Now != NoSingleThreadClock)
+    return Now;
+  MutexLock L(RegistryLock);
+  uint64_t Sum = ExitedInstructions;
+  for (const Slot *S = Live; S; S = S->Next)
+    Sum += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  return Sum;
+}
+
+// The main thread counts from the start, whether or not it ever reads the
+// clock itself.
+__attribute__((constructor(101))) static void registerMainThread() {
+  registerThreadCounter();
+}

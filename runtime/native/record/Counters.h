@@ -1,0 +1,63 @@
+//===- Counters.h - The instruction clock for --time-unit=i ------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The process's instruction count: every thread's counter, registered when
+// the thread starts (interpose/Threads.cpp wraps pthread_create) or at its
+// first reading, even in threads that never allocate.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_COUNTERS_H
+#define MASSIF_NATIVE_COUNTERS_H
+
+#include "Base.h"
+#include "Lock.h"
+
+#include "massif/abi.h"
+
+#include <stdint.h>
+
+namespace massif {
+namespace native {
+
+/// Adds the calling thread's instruction counter to the sum (once per
+/// thread; does nothing after the thread's exit hooks ran). Counters.cpp.
+void registerThreadCounter();
+
+/// The instructions the process has run in counted code: the clock of
+/// --time-unit=i (Counters.cpp).
+extern "C" uint64_t __massif_instructions_total(void);
+
+/// What the instruction clock keeps (Counters.cpp): whether the calling
+/// thread's counter is in the sum, and what exited threads had counted.
+extern __thread bool CounterRegistered
+    __attribute__((visibility("hidden"), tls_model("initial-exec")));
+extern uint64_t ExitedInstructions __attribute__((visibility("hidden")));
+
+/// The instruction clock (__massif_instructions_total) while no thread was
+/// ever created, read without a lock or a call; NoSingleThreadClock
+/// otherwise. For the stack probes' hooks and the model's clock.
+constexpr uint64_t NoSingleThreadClock = ~uint64_t(0);
+MASSIF_PRESERVE_ALL inline uint64_t singleThreadInstructions() {
+  // No thread was ever created: this one is the only one counting, and
+  // nobody can race with its reading.
+  if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+      !CounterRegistered)
+    return NoSingleThreadClock;
+  return ExitedInstructions + __massif_thread_instructions;
+}
+
+/// Whether any linked code counts instructions (defines the pass's marker).
+bool instructionCountersLinked();
+
+/// Across fork (Fork.h): no thread is registering or retiring its counter.
+/// The child adds the gone threads' counts to the exited total.
+void countersBeforeFork();
+void countersAfterForkParent();
+void countersAfterForkChild();
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_COUNTERS_H

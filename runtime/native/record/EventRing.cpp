@@ -1,0 +1,467 @@
+//===- EventRing.cpp - Heap events batched per thread ---------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// See EventRing.h for why and the rules. A ring is single-producer,
+// single-consumer: its thread fills it without a lock (the slot, then the
+// release of Tail), and whoever holds the model's lock empties it (the
+// slots up to an acquired Tail, then the release of Head). The owner, when
+// its ring is full, applies every ring, so the rings of idle threads do
+// not lag behind for long; if another thread holds the lock meanwhile
+// (most likely applying every ring, its own included), the owner waits for
+// its ring to empty rather than for the lock. The blocks of applied frees
+// go back to glibc in their own thread: the applier marks each free event
+// it settled, and the owner, behind Head, releases the marked blocks
+// before it reuses their slots, so that glibc sees a thread free its own
+// blocks, as natively. The owner does that under its ring's SettleLock,
+// which fork takes too: a child never inherits a ring whose blocks were
+// half handed back (it would free them a second time).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EventRing.h"
+
+#include "Arena.h"
+#include "Counters.h"
+#include "State.h"
+
+#include "massif/abi.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+using namespace massif;
+using namespace massif::native;
+
+namespace massif {
+namespace native {
+
+/// EventFreeApplied: a free the model applied, its block for the owner to
+/// release (a parked free's block is released by whoever unparks it).
+enum EventKind : uint8_t {
+  EventAlloc = 1,
+  EventFree = 2,
+  EventFreeApplied = 3,
+};
+
+struct Event {
+  uint64_t Addr;
+  uint64_t ReqB;  ///< EventAlloc: requested bytes
+  uint64_t Clock; ///< the thread's instruction counter, or ms (EventClock)
+  StackId Stack;  ///< EventAlloc
+  uint8_t Kind;
+  uint8_t AlignLog2P1; ///< EventAlloc: 0 for malloc's alignment, else log2 + 1
+};
+
+constexpr uint32_t RingCap = 1024; // 32 KiB of events per thread
+/// A ring being applied frees its slots every this many events, so that
+/// its thread, waiting for room, goes on early.
+constexpr uint32_t HeadStep = 64;
+
+struct Ring {
+  uint32_t Head; ///< the next event to apply (consumer, model lock)
+  uint32_t Tail; ///< the next slot to fill (the owner)
+  uint32_t Released; ///< the next applied event to settle (SettleLock)
+  Mutex SettleLock;  ///< the owner settling, or fork
+  Ring *Prev, *Next; ///< the list of rings (model lock)
+  Event Slots[RingCap];
+};
+
+__thread Ring *MyRing __attribute__((tls_model("initial-exec"))) = nullptr;
+
+} // namespace native
+} // namespace massif
+
+namespace {
+
+Ring *Rings = nullptr; // every thread's ring (model lock)
+
+/// The thread's ring was retired at its end: apply events directly.
+__thread bool RingRetired __attribute__((tls_model("initial-exec"))) = false;
+
+pthread_key_t RingKey;
+pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
+
+/// The time of the ring event being applied, for eventClock.
+uint64_t OverrideTime = 0;
+/// The last reading eventClock gave (time never goes back).
+uint64_t LastTime = 0;
+
+// ---------------------------------------------------------------------------
+// Parked frees: addresses freed before the model knew them, their memory
+// held. An open-addressing set (0 is empty), in arena memory.
+
+uint64_t *Parked = nullptr;
+uint32_t ParkedCap = 0, NumParked = 0;
+
+uint32_t slotOf(uint64_t Addr, uint32_t Cap) {
+  return uint32_t((Addr * 0x9E3779B97F4A7C15ull) >> 32) & (Cap - 1);
+}
+
+bool growParked() {
+  uint32_t NewCap = ParkedCap ? ParkedCap * 2 : 64;
+  auto *New = (uint64_t *)arenaAllocate(NewCap * sizeof(uint64_t));
+  if (!New)
+    return false;
+  for (uint32_t I = 0; I < ParkedCap; ++I)
+    if (uint64_t A = Parked[I]) {
+      uint32_t S = slotOf(A, NewCap);
+      while (New[S])
+        S = (S + 1) & (NewCap - 1);
+      New[S] = A;
+    }
+  arenaDeallocate(Parked, ParkedCap * sizeof(uint64_t));
+  Parked = New;
+  ParkedCap = NewCap;
+  return true;
+}
+
+bool park(uint64_t Addr) {
+  if ((NumParked + 1) * 2 > ParkedCap && !growParked())
+    return false;
+  uint32_t S = slotOf(Addr, ParkedCap);
+  while (Parked[S])
+    S = (S + 1) & (ParkedCap - 1);
+  Parked[S] = Addr;
+  ++NumParked;
+  return true;
+}
+
+/// Removes Addr from the parked set; whether it was there.
+bool unpark(uint64_t Addr) {
+  uint32_t Mask = ParkedCap - 1;
+  uint32_t S = slotOf(Addr, ParkedCap);
+  while (Parked[S] && Parked[S] != Addr)
+    S = (S + 1) & Mask;
+  if (!Parked[S])
+    return false;
+  // Shift the rest of the cluster back (no tombstones).
+  uint32_t Hole = S;
+  for (uint32_t J = (S + 1) & Mask; Parked[J]; J = (J + 1) & Mask) {
+    uint32_t Home = slotOf(Parked[J], ParkedCap);
+    if (((J - Home) & Mask) >= ((J - Hole) & Mask)) {
+      Parked[Hole] = Parked[J];
+      Hole = J;
+    }
+  }
+  Parked[Hole] = 0;
+  --NumParked;
+  return true;
+}
+
+/// Releases every parked block: after every ring was applied, none of
+/// them has an allocation still to come; the model never knew them.
+void releaseParked() {
+  for (uint32_t I = 0; I < ParkedCap && NumParked; ++I)
+    if (uint64_t A = Parked[I]) {
+      Parked[I] = 0;
+      --NumParked;
+      glibcFree((void *)A);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Applying.
+
+bool active() {
+  return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
+}
+
+/// Applies one event. A settled free is marked for its ring's owner to
+/// release (settle); a parked block, rare, is released here once its
+/// allocation has come.
+void apply(Event &E) {
+  if (!active()) {
+    // The profile is written: only the held memory still matters.
+    if (E.Kind == EventFree)
+      E.Kind = EventFreeApplied;
+    return;
+  }
+  Profile &Prof = *TheModel.Prof;
+  if (E.Kind == EventAlloc) {
+    uint64_t AlignB = E.AlignLog2P1 ? uint64_t(1) << (E.AlignLog2P1 - 1) : 0;
+    Prof.onMalloc(E.Addr, E.ReqB, AlignB, E.Stack);
+    if (NumParked && unpark(E.Addr)) {
+      Prof.onFree(E.Addr);
+      glibcFree((void *)E.Addr);
+    }
+    return;
+  }
+  if (Prof.onFree(E.Addr) || !park(E.Addr))
+    E.Kind = EventFreeApplied;
+}
+
+/// Applies R's events up to its published tail; Own when R is the calling
+/// thread's. Model lock held.
+void applyRing(Ring &R, bool Own) {
+  uint32_t H = R.Head;
+  uint32_t T = __atomic_load_n(&R.Tail, __ATOMIC_ACQUIRE);
+  if (H == T)
+    return;
+  // Each event's time: with instructions, the process's count now less
+  // what the ring's thread has run since the event; with milliseconds, the
+  // event's own reading; with bytes, the model's own (not read).
+  TimeUnit Unit = TheModel.Opts->TimeUnit;
+  uint64_t Total = 0, OwnerNow = 0;
+  if (Unit == TimeUnit::Instructions) {
+    Total = __massif_instructions_total();
+    OwnerNow = Own ? __massif_thread_instructions
+                   : R.Slots[(T - 1) % RingCap].Clock;
+  }
+  for (; H != T; ++H) {
+    Event &E = R.Slots[H % RingCap];
+    uint64_t Behind = OwnerNow - E.Clock;
+    OverrideTime = Unit == TimeUnit::Instructions
+                       ? (Behind < Total ? Total - Behind : 0)
+                       : E.Clock;
+    ApplyingRingEvent = Unit != TimeUnit::Bytes;
+    apply(E);
+    if ((H + 1) % HeadStep == 0)
+      __atomic_store_n(&R.Head, H + 1, __ATOMIC_RELEASE);
+  }
+  ApplyingRingEvent = false;
+  __atomic_store_n(&R.Head, T, __ATOMIC_RELEASE);
+}
+
+void applyEveryRing() {
+  for (Ring *R = Rings; R; R = R->Next)
+    applyRing(*R, R == MyRing);
+}
+
+void unlinkRing(Ring *R) {
+  if (R->Prev)
+    R->Prev->Next = R->Next;
+  else
+    Rings = R->Next;
+  if (R->Next)
+    R->Next->Prev = R->Prev;
+}
+
+// ---------------------------------------------------------------------------
+// The owner's side.
+
+void onThreadEnd(void *) { retireOwnRing(); }
+
+void createRingKey() { pthread_key_create(&RingKey, onThreadEnd); }
+
+/// Makes the calling thread's ring.
+__attribute__((noinline)) Ring *createRing() {
+  // pthread_once and pthread_setspecific may allocate: inside the event,
+  // that goes to glibc.
+  pthread_once(&RingKeyOnce, createRingKey);
+  auto *R = (Ring *)arenaAllocate(sizeof(Ring));
+  if (!R)
+    return nullptr;
+  {
+    ModelLock L;
+    R->Next = Rings;
+    if (Rings)
+      Rings->Prev = R;
+    Rings = R;
+  }
+  MyRing = R;
+  pthread_setspecific(RingKey, R);
+  return R;
+}
+
+/// The calling thread's ring, made on its first event once the process
+/// has threads; null while it has one (or after the thread's end).
+inline Ring *ringForEvent() {
+  if (Ring *R = MyRing)
+    return R;
+  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+      RingRetired)
+    return nullptr;
+  return createRing();
+}
+
+/// Releases the blocks of the owner's applied frees up to Head.
+void settle(Ring &R) {
+  MutexLock L(R.SettleLock);
+  uint32_t H = __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
+  for (uint32_t I = R.Released; I != H; ++I) {
+    const Event &E = R.Slots[I % RingCap];
+    if (E.Kind == EventFreeApplied)
+      glibcFree((void *)E.Addr);
+  }
+  R.Released = H;
+}
+
+/// Applies every ring if the model's lock is free; whether it was.
+bool tryApplyEveryRing() {
+  if (!ModelLock::tryAcquire())
+    return false;
+  applyEveryRing();
+  ModelLock::release();
+  return true;
+}
+
+/// The slot for the calling thread's next event. Every EagerStep events
+/// the thread applies every ring if the model's lock is free: small
+/// batches stay in the cache. Then, and whenever the ring is full, the
+/// thread releases the blocks of its frees applied so far. While other
+/// threads keep the lock busy the ring fills up; full, the thread waits
+/// for another to empty it or for the lock to be free, and then applies
+/// every ring itself. (Sleeping on the lock instead measured slower: the
+/// waiting threads left the cores idle.)
+constexpr uint32_t EagerStep = 128;
+
+Event &nextSlot(Ring &R) {
+  uint32_t T = R.Tail;
+  if (T % EagerStep == 0) {
+    uint32_t Used = T - __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
+    if (Used >= EagerStep && Used < RingCap)
+      tryApplyEveryRing();
+    settle(R);
+  }
+  for (uint32_t Wait = 0; T - R.Released == RingCap; ++Wait) {
+    settle(R); // another thread may have applied the ring meanwhile
+    if (T - R.Released < RingCap || tryApplyEveryRing())
+      continue; // settled on the next check
+    if (Wait < 1024)
+      __builtin_ia32_pause();
+    else
+      sched_yield();
+  }
+  return R.Slots[T % RingCap];
+}
+
+void publish(Ring &R) {
+  __atomic_store_n(&R.Tail, R.Tail + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t eventTime() {
+  switch (TheModel.Opts->TimeUnit) {
+  case TimeUnit::Instructions:
+    return __massif_thread_instructions;
+  case TimeUnit::Milliseconds: {
+    timespec T;
+    clock_gettime(CLOCK_MONOTONIC, &T);
+    return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+  }
+  case TimeUnit::Bytes:
+    break;
+  }
+  return 0;
+}
+
+/// 0 for malloc's alignment, else log2 + 1 of AlignB rounded up to a power
+/// of two (the model rounds memalign's alignments so too).
+uint8_t alignCode(size_t AlignB) {
+  if (AlignB == 0)
+    return 0;
+  uint8_t Log2 = uint8_t(63 - __builtin_clzll(AlignB));
+  if (AlignB & (AlignB - 1))
+    ++Log2;
+  return uint8_t(Log2 + 1);
+}
+
+} // namespace
+
+bool native::ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
+  Ring *R = ringForEvent();
+  if (!R)
+    return false;
+  Event &E = nextSlot(*R);
+  E = Event{(uint64_t)P, ReqB, eventTime(), Stack, EventAlloc,
+            alignCode(AlignB)};
+  publish(*R);
+  return true;
+}
+
+/// Frees of blocks this big are applied at once: their memory is worth
+/// returning now, not when the ring is next applied.
+constexpr size_t HoldMaxB = 64 * 1024;
+
+/// The size of glibc's chunk at P, read from the word before it (the
+/// layout of every glibc): the block's size, give or take a word. Not
+/// malloc_usable_size, which also reads the next chunk's header: a heap an
+/// overrun corrupted would then fault here rather than where glibc's own
+/// free finds the damage, as it does without the runtime.
+static size_t chunkSizeB(const void *P) { return ((const size_t *)P)[-1] & ~size_t(7); }
+
+bool native::ringFreeSlow(void *P) {
+  Ring *R = ringForEvent();
+  if (!R || chunkSizeB(P) >= HoldMaxB)
+    return false;
+  Event &E = nextSlot(*R);
+  E = Event{(uint64_t)P, 0, eventTime(), 0, EventFree, 0};
+  publish(*R);
+  return true;
+}
+
+void native::applyOwnRingSlow() {
+  Ring *R = MyRing;
+  applyRing(*R, true);
+  settle(*R);
+}
+
+void native::applyAllRings() {
+  applyEveryRing();
+  releaseParked();
+}
+
+void native::retireOwnRing() {
+  Ring *R = MyRing;
+  if (!R)
+    return;
+  ThreadState &T = TheThread;
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  {
+    // Settled before it leaves the list, so that a fork meanwhile finds
+    // either the ring, to settle in the child, or nothing left to settle.
+    ModelLock L;
+    applyRing(*R, true);
+    settle(*R);
+    unlinkRing(R);
+  }
+  MyRing = nullptr;
+  RingRetired = true;
+  arenaDeallocate(R, sizeof(Ring));
+  T.InRuntime = Was;
+}
+
+// Every ring but the forking thread's own: that one a signal handler
+// calling fork may have interrupted in the middle of settling, and the
+// forking thread finishes it in both processes when the handler returns.
+void native::ringsBeforeFork() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.lock();
+}
+
+void native::ringsAfterForkParent() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.unlock();
+}
+
+// The other threads' events are history the child inherits: applied, their
+// frees' blocks released, their rings forgotten.
+void native::ringsAfterForkChild() {
+  for (Ring *R = Rings; R; R = R->Next)
+    if (R != MyRing)
+      R->SettleLock.reset();
+  ModelLock L;
+  applyAllRings();
+  for (Ring *R = Rings, *Next; R; R = Next) {
+    Next = R->Next;
+    if (R != MyRing) {
+      settle(*R);
+      unlinkRing(R);
+      arenaDeallocate(R, sizeof(Ring));
+    }
+  }
+}
+
+bool native::ApplyingRingEvent = false;
+
+uint64_t native::eventClock(uint64_t (*Read)()) {
+  uint64_t V = ApplyingRingEvent ? OverrideTime : Read();
+  if (V < LastTime)
+    V = LastTime;
+  LastTime = V;
+  return V;
+}

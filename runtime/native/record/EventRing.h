@@ -1,0 +1,120 @@
+//===- EventRing.h - Heap events batched per thread -------------*- C++ -*-===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// While the process has one thread, every event goes straight into the
+// model (Record.cpp), and the model's lock is a plain store. Once it has
+// threads, one lock around the model for each event makes them queue on
+// it, and the model's memory moves between cores at every event. So from
+// then on each thread appends its allocations and frees to a ring of its
+// own, without a lock, and a whole ring goes into the model in one
+// critical section:
+//
+//     thread A   malloc ──► append ──┐
+//                free   ──► append ──┤   ring A [e1 e2 e3 ...]
+//                                    │      │ full: lock, apply, unlock
+//                                    ▼      ▼
+//                          model ◄── each ring's events, in its order
+//
+// The model sees each thread's events in the thread's order and the
+// threads' batches one after another, as Valgrind runs threads in turns.
+// Three rules keep the books exact:
+//
+// * A freed block goes back to glibc only once the model has applied its
+//   free, so no thread can be handed the same address meanwhile: an
+//   address is never live twice in the model. (A block of 64 KiB or more
+//   is freed directly: its memory is not held.)
+// * A free that reaches the model before its block's allocation (a block
+//   passed between threads, its allocation still in the other thread's
+//   ring) is parked, its memory held, and applied right after that
+//   allocation.
+// * What must be answered from the model at once (realloc,
+//   malloc_usable_size, a C++ delete, a client request, a stack change)
+//   first applies the thread's own ring, so its order holds; when the
+//   block is not known yet, every ring is applied first.
+//
+// Rings are applied when full, before such a direct event, when their
+// thread ends, and all of them before the profile is written and in a
+// forked child. Each event carries its time: the thread's instruction
+// counter (--time-unit=i) or the millisecond clock (ms); the model's clock
+// reads the event's time while the event is applied (eventClock).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MASSIF_NATIVE_EVENTRING_H
+#define MASSIF_NATIVE_EVENTRING_H
+
+#include "Base.h"
+#include "Lock.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace massif {
+namespace native {
+
+struct Ring;
+
+/// The calling thread's ring: null until its first event once the process
+/// has threads, and again after its end.
+extern __thread Ring *MyRing __attribute__((visibility("hidden")))
+__attribute__((tls_model("initial-exec")));
+
+/// Whether the calling thread's events may go through a ring. While the
+/// process has had one thread only, no ring exists and events are applied
+/// directly: the common case costs two loads, not a call.
+inline bool mayUseRing() {
+  return MyRing || !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+}
+
+bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
+bool ringFreeSlow(void *P);
+void applyOwnRingSlow();
+
+/// Appends an allocation to the calling thread's ring. False when the
+/// process has one thread (or the thread has no ring): apply it directly.
+/// Inside an event.
+inline bool ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
+  return mayUseRing() && ringAllocSlow(P, ReqB, AlignB, Stack);
+}
+
+/// Appends a free of a glibc block to the calling thread's ring; the ring
+/// releases the memory once the model has applied the free. False when the
+/// free must be applied, and the memory released, directly. Inside an
+/// event.
+inline bool ringFree(void *P) { return mayUseRing() && ringFreeSlow(P); }
+
+/// Applies the calling thread's ring. Model lock held.
+inline void applyOwnRing() {
+  if (MyRing)
+    applyOwnRingSlow();
+}
+
+/// Applies every thread's ring, and releases parked frees that no ring
+/// holds an allocation for. Model lock held.
+void applyAllRings();
+
+/// Applies and retires the calling thread's ring at its end; its later
+/// events are applied directly.
+void retireOwnRing();
+
+/// The model's clock reading: the time of the ring event being applied,
+/// else what Read reads, never less than a reading given before. Model
+/// lock held.
+uint64_t eventClock(uint64_t (*Read)());
+
+/// A ring event is being applied: its time is the model's clock reading.
+/// Model lock held.
+extern bool ApplyingRingEvent;
+
+/// Across fork (Fork.h): no other thread is handing blocks of its applied
+/// frees back to glibc. The child applies the rings of the threads that
+/// are gone, releases their blocks and forgets them. Model lock held.
+void ringsBeforeFork();
+void ringsAfterForkParent();
+void ringsAfterForkChild();
+
+} // namespace native
+} // namespace massif
+
+#endif // MASSIF_NATIVE_EVENTRING_H
