@@ -58,19 +58,6 @@ inline llvm::AttributeList stripAllocIdentity(llvm::LLVMContext &Ctx,
   return Attrs;
 }
 
-/// The address of thread-local \p TLS in the running thread. From LLVM 16
-/// on, IR asks for it through llvm.threadlocal.address; before, the global
-/// itself is the address.
-inline llvm::Value *threadLocalAddress(llvm::IRBuilder<> &B,
-                                       llvm::GlobalVariable *TLS) {
-#if LLVM_VERSION_MAJOR >= 16
-  return B.CreateThreadLocalAddress(TLS);
-#else
-  (void)B;
-  return TLS;
-#endif
-}
-
 /// The type of a byte pointer in the default address space: `ptr` with
 /// opaque pointers, `i8*` with LLVM 14's typed pointers.
 inline llvm::PointerType *bytePtrTy(llvm::LLVMContext &Ctx) {

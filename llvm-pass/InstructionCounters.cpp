@@ -4,10 +4,10 @@
 //
 // For --time-unit=i the runtime needs the number of instructions the program
 // has executed. No hardware counters are available, so the code counts for
-// itself. Each basic block adds its instruction count to a thread-local
-// counter that the runtime defines and sums over threads
-// (MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL in massif/abi.h), with no atomics:
-// the counter belongs to the thread.
+// itself. Each basic block adds its instruction count to its thread's
+// counter, which the runtime sums over threads: a word at a fixed offset
+// from the thread pointer (the thread area of massif/abi.h, x86-64 only),
+// written with no atomics, since it belongs to the thread.
 //
 // Optimised code counts in a local that promotion turns into a register:
 // each block adds its count to it, and the local goes to the thread's
@@ -21,15 +21,12 @@
 //       %acc2 = add i64 %acc, 6
 //       ...
 //     done:                                     ; before the return
-//       %c = call ptr @llvm.threadlocal.address.p0(ptr @__massif_thread_instructions)
-//       %n = load i64, ptr %c, !nosanitize
-//       %m = add i64 %n, %acc2
-//       store i64 %m, ptr %c, !nosanitize
+//       call void asm sideeffect "addq $0, %fs:0x80", "re,..."(i64 %acc2)
 //
 // A loop without calls thus costs a register add per block, not a
 // read-modify-write of memory (whose store-to-load latency would chain
 // every block to the one before). -O0 (optnone) code keeps the direct
-// form, one `addq $N, %fs:...` per block: its register allocator would
+// form, one `addq $N, %fs:0x80` per block: its register allocator would
 // give the local a stack slot and grow the frames stack probes measure.
 // Time is unchanged by promotion: every count reaches the thread's counter
 // before anything can read it.
@@ -179,15 +176,25 @@ BasicBlock::iterator insertionPoint(BasicBlock &BB) {
   return BB.getFirstInsertionPt();
 }
 
-/// abi.h declares the counter unsigned long long.
-const Align CounterAlign(8);
+/// The add of \p N to the thread's counter, at its fixed offset from the
+/// thread pointer (abi.h's thread area): one `addq %reg, %fs:0x80`, in
+/// an executable or a shared library alike. Inline assembly, because the
+/// selector no longer sees a read-modify-write once it has reassociated
+/// old + (count + N) into (old + count) + N, and the load, add and store
+/// are then four instructions.
+InlineAsm *counterAdd(LLVMContext &Ctx) {
+  static_assert(MASSIF_ABI_THREAD_INSTRUCTIONS_OFFSET == 0x80,
+                "the add's operand");
+  Type *Void = Type::getVoidTy(Ctx);
+  return InlineAsm::get(
+      FunctionType::get(Void, {Type::getInt64Ty(Ctx)}, false),
+      "addq $0, %fs:0x80", "re,~{flags},~{dirflag},~{fpsr}",
+      /*hasSideEffects=*/true);
+}
 
-/// The runtime's counter (see getOrDeclareRuntimeTLS for the TLS model),
-/// or null if \p M already has the name for something else.
-GlobalVariable *getOrDeclareCounter(Module &M) {
-  return massif::getOrDeclareRuntimeTLS(
-      M, MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL,
-      Type::getInt64Ty(M.getContext()), CounterAlign);
+/// The thread area is glibc's on x86-64 (abi.h).
+bool targetHasThreadArea(const Module &M) {
+  return Triple(M.getTargetTriple()).getArch() == Triple::x86_64;
 }
 
 } // namespace
@@ -263,15 +270,12 @@ Instruction *firstFlushPoint(BasicBlock &BB) {
 /// Adds the increments of one function.
 class FunctionCounter {
 public:
-  FunctionCounter(Function &F, GlobalVariable *Counter)
-      : F(F), Counter(Counter), I64(Type::getInt64Ty(F.getContext())) {
-    LLVMContext &Ctx = F.getContext();
-    NoSanitize = MDNode::get(Ctx, {});
-    NoSanitizeKind = Ctx.getMDKindID("nosanitize");
-  }
+  explicit FunctionCounter(Function &F)
+      : F(F), I64(Type::getInt64Ty(F.getContext())),
+        Add(counterAdd(F.getContext())) {}
 
   /// Each block of \p Increments adds its count to the thread's counter
-  /// directly: one read-modify-write of the thread-local per block.
+  /// directly: one read-modify-write of the counter per block.
   void addDirect(ArrayRef<std::pair<BasicBlock *, uint64_t>> Increments) {
     for (auto [BB, Count] : Increments) {
       BasicBlock::iterator IP = insertionPoint(*BB);
@@ -413,50 +417,19 @@ public:
   }
 
 private:
-  void addToCounter(IRBuilder<> &B, Value *N) {
-    if (LocalExecAdd) {
-      B.CreateCall(LocalExecAdd, {N});
-      return;
-    }
-    Value *Addr = massif::compat::threadLocalAddress(B, Counter);
-    LoadInst *Old = B.CreateAlignedLoad(I64, Addr, CounterAlign);
-    StoreInst *New =
-        B.CreateAlignedStore(B.CreateAdd(Old, N), Addr, CounterAlign);
-    Old->setMetadata(NoSanitizeKind, NoSanitize);
-    New->setMetadata(NoSanitizeKind, NoSanitize);
-  }
-
-  /// On x86-64 with the counter at a fixed offset from %fs (local-exec:
-  /// an executable's own TLS), one `addq %reg, %fs:counter@tpoff`. The
-  /// load, add and store it replaces are four instructions wherever the
-  /// flush shares a block with an increment: the selector reassociates
-  /// old + (count + N) into (old + count) + N and no longer sees a
-  /// read-modify-write. Null elsewhere.
-  InlineAsm *localExecAdd() const {
-    if (Counter->getThreadLocalMode() != GlobalValue::LocalExecTLSModel ||
-        Triple(F.getParent()->getTargetTriple()).getArch() != Triple::x86_64)
-      return nullptr;
-    std::string Asm =
-        ("addq $0, %fs:" + Counter->getName() + "@tpoff").str();
-    Type *Void = Type::getVoidTy(F.getContext());
-    return InlineAsm::get(FunctionType::get(Void, {I64}, false), Asm,
-                          "re,~{flags},~{dirflag},~{fpsr}",
-                          /*hasSideEffects=*/true);
-  }
+  void addToCounter(IRBuilder<> &B, Value *N) { B.CreateCall(Add, {N}); }
 
   Function &F;
-  GlobalVariable *Counter;
   Type *I64;
-  InlineAsm *LocalExecAdd = localExecAdd();
-  MDNode *NoSanitize;
-  unsigned NoSanitizeKind;
+  InlineAsm *Add;
 };
 
 } // namespace
 
 bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
   // The marker says this module has its counters already.
-  if (M.getNamedValue(MASSIF_ABI_COUNTERS_LINKED_SYMBOL))
+  if (M.getNamedValue(MASSIF_ABI_COUNTERS_LINKED_SYMBOL) ||
+      !targetHasThreadArea(M))
     return false;
   // Collect first: the counts must not include the counters' own code.
   using IncrementList = SmallVector<std::pair<BasicBlock *, uint64_t>, 16>;
@@ -485,11 +458,8 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
   if (Work.empty())
     return false;
 
-  GlobalVariable *Counter = getOrDeclareCounter(M);
-  if (!Counter)
-    return false;
   for (auto &[F, Increments] : Work) {
-    FunctionCounter FC(*F, Counter);
+    FunctionCounter FC(*F);
     // -O0 code keeps one update per block: its register allocator would
     // give the promoted local a stack slot, growing frames that stack
     // probes measure, and -O0 code is not about speed.

@@ -123,14 +123,6 @@ llvm::CallInst *tailPositionCall(llvm::ReturnInst &Ret);
 /// at -O0 no value lives across a split made there).
 llvm::Instruction *entryCodePoint(llvm::Function &F);
 
-/// The runtime's thread-local \p Name of type \p Ty, declared (or an
-/// existing declaration made) local-exec for code bound for an executable
-/// and initial-exec for -fPIC code; null if \p M has the name for something
-/// else. See RuntimeSymbols.cpp.
-llvm::GlobalVariable *getOrDeclareRuntimeTLS(llvm::Module &M,
-                                             llvm::StringRef Name,
-                                             llvm::Type *Ty,
-                                             llvm::Align Alignment);
 
 /// Defines the link-once marker \p Name (see RuntimeSymbols.cpp), through which
 /// the runtime learns that code built with some feature is linked. Returns

@@ -25,10 +25,9 @@
  * Instruction counter (--time-unit=i). When built with counters
  * (-mllvm -massif-count-instructions), each basic block of instrumented code
  * adds its number of IR instructions to the running thread's
- * MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL as it starts executing; a
- * straight-line chain of blocks adds once, at its head. The runtime defines
- * the variable (the pass reaches it as initial-exec TLS) and sums it over
- * threads. Every counted module also defines the link-once marker
+ * instruction counter (the thread area, below) as it starts executing; a
+ * straight-line chain of blocks adds once, at its head. The runtime sums
+ * the counters over threads. Every counted module also defines the link-once marker
  * MASSIF_ABI_COUNTERS_LINKED_SYMBOL; the runtime falls back to
  * --time-unit=ms only when no linked code defines it.
  *
@@ -36,8 +35,8 @@
  * (-mllvm -massif-stack-probes), each instrumented function has a sled
  * after its prologue and before each return (below), which the runtime
  * patches into a call of __massif_stack_sled_enter or _leave when
- * --stacks=yes is given; the hooks act in threads whose flag
- * MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL is set. Probed modules define the
+ * --stacks=yes is given; the hooks act in threads whose probes' flag (the
+ * thread area, below) is set. Probed modules define the
  * marker MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL.
  *
  * main's frame. The module that defines main makes it store its frame
@@ -105,17 +104,30 @@ extern "C" {
 /* Defined by the runtime; referenced by every instrumented module. */
 extern const int __massif_abi_version_1;
 
-/* Defined by the runtime; updated by instrumented code built with counters.
- * Instructions this thread has executed in instrumented code. */
-#define MASSIF_ABI_INSTRUCTION_COUNTER_SYMBOL "__massif_thread_instructions"
-extern __thread unsigned long long __massif_thread_instructions;
+/* The thread area: the per-thread words instrumented code and the runtime
+ * share, at fixed offsets from the thread pointer (%fs) rather than in ELF
+ * TLS, so that the program keeps the TLS modules of its native build (a
+ * module more would lengthen every thread's DTV, a block in the profile).
+ * The area is the 512 bytes of glibc's x86-64 thread control block
+ * (tcbhead_t) that glibc no longer uses; the runtime owns the rest of it
+ * (runtime/native/state/ThreadArea.h).
+ *   counter  unsigned long long: instructions this thread has executed in
+ *            instrumented code
+ *   probes   unsigned char: non-zero in threads whose stack is profiled */
+#define MASSIF_ABI_THREAD_AREA_OFFSET 0x80
+#define MASSIF_ABI_THREAD_AREA_SIZE 512
+#define MASSIF_ABI_THREAD_INSTRUCTIONS_OFFSET 0x80
+#define MASSIF_ABI_STACK_PROBES_FLAG_OFFSET 0x88
+
+/* The calling thread's instruction counter, for tests and tools. */
+static inline unsigned long long massif_thread_instructions(void) {
+  unsigned long long N;
+  __asm__ volatile("movq %%fs:0x80, %0" : "=r"(N));
+  return N;
+}
 
 /* Defined (link-once, one per image) by every module built with counters. */
 #define MASSIF_ABI_COUNTERS_LINKED_SYMBOL "__massif_counters_linked"
-
-/* Defined by the runtime; non-zero in threads whose stack is profiled. */
-#define MASSIF_ABI_STACK_PROBES_FLAG_SYMBOL "__massif_stack_probes_on"
-extern __thread unsigned char __massif_stack_probes_on;
 
 /* Defined (link-once, one per image) by every module built with probes. */
 #define MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL "__massif_stack_probes_linked"
@@ -152,7 +164,7 @@ extern void *__massif_main_frame;
  * CallerStackPointer its caller's, the one the caller has after the
  * return (the address of the return address plus 8).
  * Code built before the sleds below calls them (optimised code only while
- * __massif_stack_probes_on is set); they do nothing while the flag is
+ * the probes' flag is set); they do nothing while the flag is
  * clear. They preserve every register (preserve_all), so a probe costs
  * its caller no spill. */
 #if defined(__clang__) && defined(__x86_64__)

@@ -6,7 +6,7 @@
 // the profile is whole. The second run does the same in a thread, once the
 // process has threads (the runtime then batches its events).
 // RUN: %conform %s %t -- --time-unit=B --detailed-freq=1
-// RUN: %conform --cflags="-O0 -pthread" --args=thread %s %t.t -- --time-unit=B --detailed-freq=1 --ignore-fn=allocate_dtv
+// RUN: %conform --cflags="-O0 -pthread" --args=thread %s %t.t -- --time-unit=B --detailed-freq=1
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>

@@ -3,7 +3,7 @@
 // waits for main to be gone first, so that the order of events is the
 // same in both runs). The mappings are read through /proc/thread-self:
 // /proc/self/maps is empty once the thread-group leader is gone.
-// RUN: %conform --cflags="-O0 -pthread" %s %t -- --time-unit=B --detailed-freq=1 --ignore-fn=allocate_dtv
+// RUN: %conform --cflags="-O0 -pthread" %s %t -- --time-unit=B --detailed-freq=1
 #include <pthread.h>
 #include <stdlib.h>
 

@@ -5,10 +5,10 @@
 // same work the same way on its own counter. Two functions calling each
 // other in tail position (jumps at -O2) count every level too, exactly
 // linearly: each block is counted before it jumps. A stand-in built without
-// the plugin defines what the runtime will: the version symbol and the
-// counter.
+// the plugin defines what the runtime will: the version symbol; the
+// counter is the thread area's (massif/abi.h), which the stand-in reads.
 //
-// RUN: %clang -DSTAND_IN -c %s -o %t.stand-in.o
+// RUN: %clang -DSTAND_IN -I%S/../../include -c %s -o %t.stand-in.o
 // RUN: %clang -O0 -fplugin=%plugin -fpass-plugin=%plugin -mllvm -massif-count-instructions \
 // RUN:   %s %t.stand-in.o -lpthread -o %t.O0
 // RUN: %t.O0 | %FileCheck %s
@@ -27,9 +27,9 @@
 // CHECK-NEXT: tail step {{[1-9][0-9][0-9][0-9]+}}
 
 #ifdef STAND_IN
+#include "massif/abi.h"
 const int __massif_abi_version_1 = 1;
-__thread unsigned long long __massif_thread_instructions;
-unsigned long long readCounter(void) { return __massif_thread_instructions; }
+unsigned long long readCounter(void) { return massif_thread_instructions(); }
 #else
 #include <pthread.h>
 #include <stdio.h>

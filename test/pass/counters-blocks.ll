@@ -5,8 +5,8 @@
 ; frame pointer's set-up adds 2 to the entry block and its tear-down 1 to
 ; each returning block. A counted module defines the link-once marker the
 ; runtime looks for. These functions are optnone (-O0), where each block
-; updates the thread's counter itself, in an executable with one
-; `addq $N, %fs:counter@tpoff`; counters-promoted.ll tests the promoted
+; updates the thread's counter itself with one `addq $N, %fs:0x80` (the
+; thread area of massif/abi.h); counters-promoted.ll tests the promoted
 ; form of optimised code, which adds the same counts.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s \
@@ -16,7 +16,7 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 ; CHECK: $__massif_counters_linked = comdat any
-; CHECK: @__massif_thread_instructions = external thread_local(localexec) global i64, align 8
+; CHECK-NOT: thread_local
 ; CHECK: @__massif_counters_linked = linkonce_odr constant i8 1, comdat
 ; CHECK: @llvm.used = appending global [1 x ptr] [ptr @__massif_counters_linked], section "llvm.metadata"
 
@@ -27,7 +27,7 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
 
 define i32 @straight(i32 %a, i32 %b) #0 {
 ; CHECK-LABEL: define i32 @straight(
-; CHECK-NEXT:    call void asm sideeffect "addq $0, %fs:__massif_thread_instructions@tpoff", "re,~{flags},~{dirflag},~{fpsr}"(i64 6)
+; CHECK-NEXT:    call void asm sideeffect "addq $0, %fs:0x80", "re,~{flags},~{dirflag},~{fpsr}"(i64 6)
 ; CHECK-NEXT:    %x = add i32 %a, %b
 ; CHECK-NEXT:    %y = mul i32 %x, %a
 ; CHECK-NEXT:    ret i32 %y

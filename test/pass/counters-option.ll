@@ -10,9 +10,8 @@
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; OFF-NOT: __massif_thread_instructions
+; OFF-NOT: %fs:0x80
 ; OFF-NOT: __massif_counters_linked
-; ON: @__massif_thread_instructions = external thread_local(localexec) global i64
 ; ON: @__massif_counters_linked = linkonce_odr constant i8 1
 
 define i32 @counted(i32 %a) {
@@ -21,7 +20,7 @@ define i32 @counted(i32 %a) {
 ; ON-LABEL:  define i32 @counted(
 ; ON:          [[N:%.*]] = add i64 0, 5
 ; ON-NEXT:     %x = add i32 %a, 1
-; ON:          call void asm sideeffect "addq {{.*}}(i64 [[N]])
+; ON:          call void asm sideeffect "addq $0, %fs:0x80", {{.*}}(i64 [[N]])
 ; ON-NEXT:     ret i32 %x
   %x = add i32 %a, 1
   ret i32 %x
@@ -38,4 +37,4 @@ define i32 @maybe_counted(i32 %a) {
   ret i32 %x
 }
 
-; OFF-NOT: __massif_thread_instructions
+; OFF-NOT: %fs:0x80

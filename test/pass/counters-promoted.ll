@@ -7,9 +7,8 @@
 ; their end, or on the edge when they also branch elsewhere; never on a
 ; loop's back edge), so no count lives across the loop's calls.
 ;
-; In an executable (this module has no PIC level) the counter is at a fixed
-; offset from %fs, and a flush is one instruction, written as inline
-; assembly; runtime-tls-model.ll shows the other form.
+; The counter is at a fixed offset from %fs (counter-address.ll), and a
+; flush is one instruction, written as inline assembly.
 ;
 ; RUN: %opt -load-pass-plugin %plugin -passes=massif-counters -S %s \
 ; RUN:   | %FileCheck %s
@@ -32,11 +31,11 @@ define i32 @sum(ptr %p, i32 %n) {
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NEXT:    [[ACC:%.*]] = phi i64 [ [[E]], %entry ], [ [[NEXT:%.*]], %loop ]
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         [[NEXT]] = add i64 [[ACC]], 6
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:       done:
-; CHECK-NEXT:    call void asm sideeffect "addq $0, %fs:__massif_thread_instructions@tpoff", "re,~{flags},~{dirflag},~{fpsr}"(i64 [[NEXT]])
+; CHECK-NEXT:    call void asm sideeffect "addq $0, %fs:0x80", "re,~{flags},~{dirflag},~{fpsr}"(i64 [[NEXT]])
 ; CHECK-NEXT:    ret i32 %s2
 entry:
   br label %loop
@@ -80,9 +79,9 @@ after:
 ; intrinsic, and is flushed before @f only.
 define double @quiet(ptr %p, double %x) {
 ; CHECK-LABEL: define double @quiet(
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         call i64 @strlen(ptr %p)
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         call double @floor(double %x)
 ; CHECK-NEXT:    call void asm sideeffect "addq
 ; CHECK-NEXT:    call void @f()
@@ -131,7 +130,7 @@ join:
 define void @latch_exit(ptr %p, i32 %n) {
 ; CHECK-LABEL: define void @latch_exit(
 ; CHECK:       latch:
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         br i1 %d, label %head, label %[[EDGE:.*]]
 ; CHECK:       [[EDGE]]:
 ; CHECK-NEXT:    call void asm sideeffect "addq
@@ -162,7 +161,7 @@ join:
 define void @switch_exit(ptr %p, i32 %n) {
 ; CHECK-LABEL: define void @switch_exit(
 ; CHECK:       latch:
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         switch i32 %i2, label %head [
 ; CHECK-NEXT:      i32 7, label %[[EDGE:.*]]
 ; CHECK-NEXT:      i32 9, label %[[EDGE]]
@@ -197,13 +196,13 @@ join:
 define void @in_loop(i32 %n) {
 ; CHECK-LABEL: define void @in_loop(
 ; CHECK:       quiet:
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:         br label %join
 ; CHECK:       join:
 ; CHECK-NEXT:    phi i64
-; CHECK-NOT:     __massif_thread_instructions
+; CHECK-NOT:     %fs:0x80
 ; CHECK:       done:
-; CHECK:         __massif_thread_instructions
+; CHECK:         %fs:0x80
 entry:
   br label %head
 head:

@@ -9,7 +9,7 @@
 // RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=1 --massif-out-file=out" ./prog 2> err | %FileCheck %s --check-prefix=OUT
 // RUN: %FileCheck %s --check-prefix=ERR --input-file=err
 // RUN: %python %S/Inputs/last-snapshot.py out | %FileCheck %s
-// RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=1 --massif-out-file=out.t --ignore-fn=allocate_dtv" ./prog thread 2> err.t | %FileCheck %s --check-prefix=OUT
+// RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=1 --massif-out-file=out.t" ./prog thread 2> err.t | %FileCheck %s --check-prefix=OUT
 // RUN: %FileCheck %s --check-prefix=ERR --input-file=err.t
 // RUN: %python %S/Inputs/last-snapshot.py out.t | %FileCheck %s
 // OUT: done

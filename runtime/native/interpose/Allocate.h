@@ -39,7 +39,7 @@ constexpr size_t PageB = 4096;
 /// Whether the thread is writing the profile after a fault in glibc's
 /// allocator: its allocations then come from EmergencyHeap.h.
 MASSIF_ALWAYS_INLINE bool inEmergency() {
-  return __builtin_expect(TheThread.Emergency, 0);
+  return __builtin_expect(thisThread().Emergency, 0);
 }
 
 /// The result of glibc's allocation functions: a block is marked live

@@ -67,7 +67,7 @@ MASSIF_EXPORT void *__massif_pvalloc(size_t SizeB) {
 // The resume frame is set only for the duration of the libc call; a nested
 // use (a signal handler calling strdup) saves and restores it.
 MASSIF_EXPORT char *__massif_strdup(const char *S) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   const void *Saved = T.ResumeFrame;
   T.ResumeFrame = FRAME;
   char *Copy = strdup(S);
@@ -76,7 +76,7 @@ MASSIF_EXPORT char *__massif_strdup(const char *S) {
 }
 
 MASSIF_EXPORT char *__massif_strndup(const char *S, size_t MaxB) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   const void *Saved = T.ResumeFrame;
   T.ResumeFrame = FRAME;
   char *Copy = strndup(S, MaxB);

@@ -2,8 +2,8 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// pthread_create is interposed so that each new thread registers its
-// instruction counter and, with --stacks=yes, turns its stack probes on
+// pthread_create is interposed so that each new thread clears its thread
+// area (state/ThreadArea.h), registers its instruction counter and, with --stacks=yes, turns its stack probes on
 // before the program's start routine runs, even if the thread never
 // allocates.
 // The wrapper's start routine calls the program's with a guaranteed tail
@@ -14,6 +14,7 @@
 
 #include "Arena.h"
 #include "Counters.h"
+#include "EventRing.h"
 #include "Next.h"
 #include "StackProbes.h"
 #include "State.h"
@@ -47,6 +48,9 @@ void *startThread(void *P) {
   StartFn Fn = ((StartArgs *)P)->Fn;
   void *Arg = ((StartArgs *)P)->Arg;
   arenaDeallocate(P, sizeof(StartArgs));
+  // A cached stack brings the area of the thread that last ran on it.
+  startThreadArea(threadArea());
+  applyRingsAtThreadStart();
   registerThreadCounter();
   // The stack pointer before the call that entered this function: the
   // program's routine, tail-called, starts its frame there.

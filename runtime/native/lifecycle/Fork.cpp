@@ -41,7 +41,7 @@ sigset_t SavedMask;
 bool SavedInRuntime = false;
 
 void beforeFork() {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   bool Was = T.InRuntime;
   T.InRuntime = true;
   sigset_t All, Old;
@@ -67,12 +67,13 @@ void afterForkParent() {
   ringsAfterForkParent();
   modelAfterForkParent();
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
-  TheThread.InRuntime = Was;
+  thisThread().InRuntime = Was;
 }
 
 void afterForkChild() {
   sigset_t Mask = SavedMask;
   bool Was = SavedInRuntime;
+  threadAreaAfterForkChild();
   arenaAfterForkChild();
   countersAfterForkChild();
   modulesAfterForkChild();
@@ -81,7 +82,7 @@ void afterForkChild() {
   ringsAfterForkChild();
   symbolizerAfterForkChild();
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
-  TheThread.InRuntime = Was;
+  thisThread().InRuntime = Was;
 }
 
 } // namespace

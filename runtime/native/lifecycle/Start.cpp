@@ -215,13 +215,13 @@ void native::reportBadOption(const char *Text) {
              "Use --help for more information or consult the user manual.");
 }
 
-bool native::insideRuntime() { return TheThread.InRuntime; }
+bool native::insideRuntime() { return thisThread().InRuntime; }
 
 // Runs before the program's own constructors (default priority), so a bad
 // MASSIF_OPTIONS stops the program before main even if nothing allocates.
 __attribute__((constructor(101))) static void massifConstructor(int Argc,
                                                                 char **Argv) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   bool Was = T.InRuntime;
   T.InRuntime = true;
   noteConstructorArgs(Argc, Argv);

@@ -188,7 +188,7 @@ bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
 /// model's lock, it may be in the middle of applying a ring, which cannot
 /// be applied again: the other threads' rings are then left out.
 static bool writeAfterGlibcFault() {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   if (!ownsRuntime() ||
       __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive)
     return false;
@@ -213,7 +213,7 @@ static bool writeAfterGlibcFault() {
 }
 
 bool native::writeProfile(WriteReason Why, const char *Event) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   if (T.InRuntime) {
     if (Why == WriteReason::Signal && T.InGlibc && !T.Emergency)
       return writeAfterGlibcFault();
@@ -269,7 +269,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
 /// of the profile (its last snapshots).
 static void runFreeres(WriteReason Why) {
   if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) != StateActive ||
-      !ownsRuntime() || TheThread.InRuntime)
+      !ownsRuntime() || thisThread().InRuntime)
     return;
   static bool Done = false; // once, whichever end comes first
   if (Done)
@@ -279,9 +279,9 @@ static void runFreeres(WriteReason Why) {
     CxxFreeres();
   if (TheModel.Opts->RunLibcFreeres) {
     // glibc's freeres clears the environment: name the file first.
-    TheThread.InRuntime = true;
+    thisThread().InRuntime = true;
     bool Named = expandOutPath(Why);
-    TheThread.InRuntime = false;
+    thisThread().InRuntime = false;
     if (Named)
       __libc_freeres();
   }

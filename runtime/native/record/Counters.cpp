@@ -35,9 +35,6 @@ using namespace massif;
 using namespace massif::native;
 
 extern "C" {
-MASSIF_EXPORT __thread unsigned long long __massif_thread_instructions
-    __attribute__((tls_model("initial-exec"))) = 0;
-
 // The marker every counted module defines (llvm-pass/Markers.cpp); absent
 // (null) when no linked code counts.
 extern const char CountersLinkedMarker __asm__(
@@ -45,25 +42,24 @@ extern const char CountersLinkedMarker __asm__(
     __attribute__((weak, visibility("default")));
 }
 
-__thread bool native::CounterRegistered = false;
 uint64_t native::ExitedInstructions = 0; // what exited threads had counted
+
+/// A registered thread's counter, in the list the clock sums.
+struct native::CounterSlot {
+  const unsigned long long *Counter;
+  CounterSlot *Next;
+  CounterSlot *Prev;
+};
 
 namespace {
 
-struct Slot {
-  const unsigned long long *Counter;
-  Slot *Next;
-  Slot *Prev;
-};
+using Slot = CounterSlot;
 
 Mutex RegistryLock;
 Slot *Live = nullptr;     // the registered threads' counters
 Slot *Spare = nullptr;    // slots of exited threads, for reuse
 bool Ready = false;       // the key exists
 pthread_key_t ExitKey;
-
-__thread Slot *Mine __attribute__((tls_model("initial-exec"))) = nullptr;
-__thread bool Exited __attribute__((tls_model("initial-exec"))) = false;
 
 void unlink(Slot *S) {
   if (S->Prev)
@@ -77,14 +73,17 @@ void unlink(Slot *S) {
   Spare = S;
 }
 
+// The count moves into the total and leaves the counter: what a later
+// thread on this stack finds there is its own (ThreadArea.h).
 void onThreadExit(void *P) {
   Slot *S = (Slot *)P;
+  ThreadArea &A = threadArea();
   MutexLock L(RegistryLock);
   ExitedInstructions += __atomic_load_n(S->Counter, __ATOMIC_RELAXED);
+  __atomic_store_n(&A.Instructions, 0, __ATOMIC_RELAXED);
   unlink(S);
-  Mine = nullptr;
-  CounterRegistered = false;
-  Exited = true;
+  A.Counter = nullptr;
+  markEnded(A, &ThreadArea::CounterExited);
 }
 
 } // namespace
@@ -100,7 +99,7 @@ void native::countersAfterForkChild() {
   Slot *S = Live;
   while (S) {
     Slot *Next = S->Next;
-    if (S != Mine) {
+    if (S != threadArea().Counter) {
       ExitedInstructions += *S->Counter;
       unlink(S);
     }
@@ -112,7 +111,7 @@ void native::countersAfterForkChild() {
 __attribute__((noinline)) static void registerSlow() {
   // pthread_key_create and pthread_setspecific may allocate: keep that out
   // of the profile.
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   bool Was = T.InRuntime;
   T.InRuntime = true;
   Slot *S = nullptr;
@@ -129,14 +128,13 @@ __attribute__((noinline)) static void registerSlow() {
       }
     }
     if (S) {
-      S->Counter = &__massif_thread_instructions;
+      S->Counter = &threadArea().Instructions;
       S->Prev = nullptr;
       S->Next = Live;
       if (Live)
         Live->Prev = S;
       Live = S;
-      Mine = S;
-      CounterRegistered = true;
+      threadArea().Counter = S;
     }
   }
   if (S)
@@ -145,7 +143,10 @@ __attribute__((noinline)) static void registerSlow() {
 }
 
 void native::registerThreadCounter() {
-  if (__builtin_expect(Mine || Exited, 1))
+  ThreadArea &A = threadArea();
+  if (__builtin_expect(A.Counter != nullptr, 1))
+    return;
+  if (A.CounterExited && endedHere(A))
     return;
   registerSlow();
 }

@@ -13,6 +13,7 @@
 
 #include "Base.h"
 #include "Lock.h"
+#include "ThreadArea.h"
 
 #include "massif/abi.h"
 
@@ -29,10 +30,7 @@ void registerThreadCounter();
 /// --time-unit=i (Counters.cpp).
 extern "C" uint64_t __massif_instructions_total(void);
 
-/// What the instruction clock keeps (Counters.cpp): whether the calling
-/// thread's counter is in the sum, and what exited threads had counted.
-extern __thread bool CounterRegistered
-    __attribute__((visibility("hidden"), tls_model("initial-exec")));
+/// What exited threads had counted (Counters.cpp).
 extern uint64_t ExitedInstructions __attribute__((visibility("hidden")));
 
 /// The instruction clock (__massif_instructions_total) while no thread was
@@ -42,10 +40,11 @@ constexpr uint64_t NoSingleThreadClock = ~uint64_t(0);
 MASSIF_PRESERVE_ALL inline uint64_t singleThreadInstructions() {
   // No thread was ever created: this one is the only one counting, and
   // nobody can race with its reading.
+  const ThreadArea &A = threadArea();
   if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
-      !CounterRegistered)
+      !A.Counter)
     return NoSingleThreadClock;
-  return ExitedInstructions + __massif_thread_instructions;
+  return ExitedInstructions + A.Instructions;
 }
 
 /// Whether any linked code counts instructions (defines the pass's marker).

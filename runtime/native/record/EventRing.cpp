@@ -68,17 +68,16 @@ struct Ring {
   Event Slots[RingCap];
 };
 
-__thread Ring *MyRing __attribute__((tls_model("initial-exec"))) = nullptr;
-
 } // namespace native
 } // namespace massif
 
 namespace {
 
-Ring *Rings = nullptr; // every thread's ring (model lock)
-
-/// The thread's ring was retired at its end: apply events directly.
-__thread bool RingRetired __attribute__((tls_model("initial-exec"))) = false;
+// Every thread's ring, oldest first (model lock): the rings are applied in
+// this order, so a thread's events that come before another thread's start
+// (the DTV its pthread_create allocates) come first in the model too.
+Ring *Rings = nullptr;
+Ring *LastRing = nullptr;
 
 pthread_key_t RingKey;
 pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
@@ -206,7 +205,7 @@ void applyRing(Ring &R, bool Own) {
   uint64_t Total = 0, OwnerNow = 0;
   if (Unit == TimeUnit::Instructions) {
     Total = __massif_instructions_total();
-    OwnerNow = Own ? __massif_thread_instructions
+    OwnerNow = Own ? threadArea().Instructions
                    : R.Slots[(T - 1) % RingCap].Clock;
   }
   for (; H != T; ++H) {
@@ -226,7 +225,7 @@ void applyRing(Ring &R, bool Own) {
 
 void applyEveryRing() {
   for (Ring *R = Rings; R; R = R->Next)
-    applyRing(*R, R == MyRing);
+    applyRing(*R, R == ownRing());
 }
 
 void unlinkRing(Ring *R) {
@@ -236,6 +235,8 @@ void unlinkRing(Ring *R) {
     Rings = R->Next;
   if (R->Next)
     R->Next->Prev = R->Prev;
+  else
+    LastRing = R->Prev;
 }
 
 // ---------------------------------------------------------------------------
@@ -255,12 +256,15 @@ __attribute__((noinline)) Ring *createRing() {
     return nullptr;
   {
     ModelLock L;
-    R->Next = Rings;
-    if (Rings)
-      Rings->Prev = R;
-    Rings = R;
+    R->Prev = LastRing;
+    R->Next = nullptr;
+    if (LastRing)
+      LastRing->Next = R;
+    else
+      Rings = R;
+    LastRing = R;
   }
-  MyRing = R;
+  ownRing() = R;
   pthread_setspecific(RingKey, R);
   return R;
 }
@@ -268,10 +272,12 @@ __attribute__((noinline)) Ring *createRing() {
 /// The calling thread's ring, made on its first event once the process
 /// has threads; null while it has one (or after the thread's end).
 inline Ring *ringForEvent() {
-  if (Ring *R = MyRing)
+  ThreadArea &A = threadArea();
+  if (Ring *R = A.OwnRing)
     return R;
+  // Retired at the thread's end: events are applied directly.
   if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
-      RingRetired)
+      (A.RingRetired && endedHere(A)))
     return nullptr;
   return createRing();
 }
@@ -334,7 +340,7 @@ void publish(Ring &R) {
 uint64_t eventTime() {
   switch (TheModel.Opts->TimeUnit) {
   case TimeUnit::Instructions:
-    return __massif_thread_instructions;
+    return threadArea().Instructions;
   case TimeUnit::Milliseconds: {
     timespec T;
     clock_gettime(CLOCK_MONOTONIC, &T);
@@ -392,7 +398,7 @@ bool native::ringFreeSlow(void *P) {
 }
 
 void native::applyOwnRingSlow() {
-  Ring *R = MyRing;
+  Ring *R = ownRing();
   applyRing(*R, true);
   settle(*R);
 }
@@ -402,23 +408,38 @@ void native::applyAllRings() {
   releaseParked();
 }
 
+void native::applyRingsAtThreadStart() {
+  if (!__atomic_load_n(&Rings, __ATOMIC_RELAXED) || !active())
+    return;
+  ThreadState &T = thisThread();
+  bool Was = T.InRuntime;
+  T.InRuntime = true;
+  {
+    ModelLock L;
+    applyAllRings();
+  }
+  T.InRuntime = Was;
+}
+
 void native::retireOwnRing() {
-  Ring *R = MyRing;
+  Ring *R = ownRing();
   if (!R)
     return;
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   bool Was = T.InRuntime;
   T.InRuntime = true;
   {
     // Settled before it leaves the list, so that a fork meanwhile finds
     // either the ring, to settle in the child, or nothing left to settle.
     ModelLock L;
-    applyRing(*R, true);
+    // Every ring, oldest first, not only this one: the threads that made
+    // this one (and whose rings are older) come first in the model.
+    applyAllRings();
     settle(*R);
     unlinkRing(R);
   }
-  MyRing = nullptr;
-  RingRetired = true;
+  ownRing() = nullptr;
+  markEnded(threadArea(), &ThreadArea::RingRetired);
   arenaDeallocate(R, sizeof(Ring));
   T.InRuntime = Was;
 }
@@ -428,13 +449,13 @@ void native::retireOwnRing() {
 // forking thread finishes it in both processes when the handler returns.
 void native::ringsBeforeFork() {
   for (Ring *R = Rings; R; R = R->Next)
-    if (R != MyRing)
+    if (R != ownRing())
       R->SettleLock.lock();
 }
 
 void native::ringsAfterForkParent() {
   for (Ring *R = Rings; R; R = R->Next)
-    if (R != MyRing)
+    if (R != ownRing())
       R->SettleLock.unlock();
 }
 
@@ -442,13 +463,13 @@ void native::ringsAfterForkParent() {
 // frees' blocks released, their rings forgotten.
 void native::ringsAfterForkChild() {
   for (Ring *R = Rings; R; R = R->Next)
-    if (R != MyRing)
+    if (R != ownRing())
       R->SettleLock.reset();
   ModelLock L;
   applyAllRings();
   for (Ring *R = Rings, *Next; R; R = Next) {
     Next = R->Next;
-    if (R != MyRing) {
+    if (R != ownRing()) {
       settle(*R);
       unlinkRing(R);
       arenaDeallocate(R, sizeof(Ring));

@@ -33,9 +33,10 @@
 //   first applies the thread's own ring, so its order holds; when the
 //   block is not known yet, every ring is applied first.
 //
-// Rings are applied when full, before such a direct event, when their
-// thread ends, and all of them before the profile is written and in a
-// forked child. Each event carries its time: the thread's instruction
+// Rings are applied when full, before such a direct event; all of them
+// when a thread starts or ends, before the profile is
+// written and in a forked child; every ring in the order the rings were
+// made. Each event carries its time: the thread's instruction
 // counter (--time-unit=i) or the millisecond clock (ms); the model's clock
 // reads the event's time while the event is applied (eventClock).
 //
@@ -46,6 +47,7 @@
 
 #include "Base.h"
 #include "Lock.h"
+#include "ThreadArea.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -57,14 +59,15 @@ struct Ring;
 
 /// The calling thread's ring: null until its first event once the process
 /// has threads, and again after its end.
-extern __thread Ring *MyRing __attribute__((visibility("hidden")))
-__attribute__((tls_model("initial-exec")));
+__attribute__((always_inline)) inline Ring *&ownRing() {
+  return threadArea().OwnRing;
+}
 
 /// Whether the calling thread's events may go through a ring. While the
 /// process has had one thread only, no ring exists and events are applied
 /// directly: the common case costs two loads, not a call.
 inline bool mayUseRing() {
-  return MyRing || !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+  return ownRing() || !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
 }
 
 bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
@@ -86,7 +89,7 @@ inline bool ringFree(void *P) { return mayUseRing() && ringFreeSlow(P); }
 
 /// Applies the calling thread's ring. Model lock held.
 inline void applyOwnRing() {
-  if (MyRing)
+  if (ownRing())
     applyOwnRingSlow();
 }
 
@@ -97,6 +100,11 @@ void applyAllRings();
 /// Applies and retires the calling thread's ring at its end; its later
 /// events are applied directly.
 void retireOwnRing();
+
+/// Applies every ring as a thread starts: what the threads did before it
+/// (its creator's pthread_create allocated its DTV) comes before its own
+/// events in the model, as it did in time. Not an event.
+void applyRingsAtThreadStart();
 
 /// The model's clock reading: the time of the ring event being applied,
 /// else what Read reads, never less than a reading given before. Model

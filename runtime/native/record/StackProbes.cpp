@@ -65,9 +65,6 @@ using namespace massif;
 using namespace massif::native;
 
 extern "C" {
-MASSIF_EXPORT __thread unsigned char __massif_stack_probes_on
-    __attribute__((tls_model("initial-exec"))) = 0;
-
 // The marker every probed module defines (llvm-pass/RuntimeSymbols.cpp).
 extern const char StackProbesLinkedMarker __asm__(
     MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL)
@@ -79,25 +76,24 @@ namespace {
 /// Valgrind's default --max-stackframe.
 constexpr uint64_t MaxStackFrameB = 2000000;
 
-struct ShadowEntry {
+} // namespace
+
+struct massif::native::ShadowEntry {
   uintptr_t CallerSP; ///< the stack pointer before the frame
   uintptr_t OwnSP;    ///< the function's, after its prologue
 };
+
+namespace {
 
 /// Entries per thread: 1 MiB of address space, touched only as deep as the
 /// thread goes.
 constexpr uint32_t ShadowCap = 1 << 16;
 constexpr size_t ShadowB = ShadowCap * sizeof(ShadowEntry);
 
-/// A thread's probe state, in one initial-exec TLS block (one offset to
-/// load from the GOT for all of it).
-struct ProbeState {
-  uintptr_t LastSP;    ///< the stack pointer of the last event (or the top)
-  ShadowEntry *Shadow; ///< the frames entered and not yet left
-  uint32_t Depth;      ///< entries in Shadow
-};
-__thread ProbeState TheProbes __attribute__((tls_model("initial-exec"))) = {
-    0, nullptr, 0};
+/// The calling thread's probe state (ThreadArea.h).
+__attribute__((always_inline)) inline ProbeState &ownProbes() {
+  return threadArea().Probes;
+}
 
 /// How a probe reads the clock without a call: the byte clock is the
 /// model's own; the instruction clock is one add while the process has
@@ -112,8 +108,9 @@ pthread_key_t ShadowKey;
 pthread_once_t ShadowKeyOnce = PTHREAD_ONCE_INIT;
 
 void releaseShadow(void *P) {
-  __massif_stack_probes_on = 0;
-  TheProbes.Shadow = nullptr;
+  ThreadArea &A = threadArea();
+  A.StackProbesOn = 0;
+  A.Probes.Shadow = nullptr;
   arenaDeallocate(P, ShadowB);
 }
 
@@ -126,7 +123,7 @@ void startProbes(uintptr_t TopSP) {
   if (!T)
     return;
   bool On = TheModel.Opts->Stacks;
-  ProbeState &P = TheProbes;
+  ProbeState &P = ownProbes();
   if (On && !P.Shadow) {
     // pthread_setspecific may allocate: inside the event, it forwards.
     pthread_once(&ShadowKeyOnce, createShadowKey);
@@ -151,7 +148,7 @@ void startProbes(uintptr_t TopSP) {
     return;
   P.LastSP = TopSP;
   P.Depth = 0;
-  __massif_stack_probes_on = 1;
+  threadArea().StackProbesOn = 1;
 }
 
 /// The change of the stack under the model's lock: the path that may take
@@ -228,10 +225,10 @@ static MASSIF_PRESERVE_ALL inline void endProbe(ThreadState &T) {
 /// (preserve_all), as the probes' callers expect.
 extern "C" __attribute__((preserve_all, used)) void
 massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   if (!beginProbe(T))
     return;
-  ProbeState &P = TheProbes;
+  ProbeState &P = ownProbes();
   uintptr_t SP = (uintptr_t)StackPointer;
   uintptr_t CallerSP = (uintptr_t)CallerStackPointer;
   // The last event's stack pointer is normally the caller's; an inlined
@@ -250,10 +247,10 @@ massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
 
 extern "C" __attribute__((preserve_all, used)) void
 massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   if (!beginProbe(T))
     return;
-  ProbeState &P = TheProbes;
+  ProbeState &P = ownProbes();
   uintptr_t Target = (uintptr_t)CallerStackPointer;
   if (P.Shadow) {
     dropStale(P, (uintptr_t)StackPointer);
@@ -273,6 +270,8 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
 // compiler saves every register of a preserve_all function before its
 // first test; R11 is the one register preserve_all callers give up.
 #if defined(__x86_64__)
+static_assert(MASSIF_ABI_STACK_PROBES_FLAG_OFFSET == 0x88,
+              "the hooks test the flag at %fs:0x88");
 asm(R"(
   # Every hook starts with the flag's test and returns at once when the
   # flag is clear.
@@ -283,8 +282,7 @@ asm(R"(
   .p2align 4
 \Name:
   .cfi_startproc
-  movq __massif_stack_probes_on@gottpoff(%rip), %r11
-  cmpb $0, %fs:(%r11)
+  cmpb $0, %fs:0x88
   jne 1f
   ret
 1:
@@ -341,13 +339,13 @@ asm(R"(
 #else
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
 __massif_stack_enter(void *StackPointer, void *CallerStackPointer) {
-  if (__massif_stack_probes_on)
+  if (threadArea().StackProbesOn)
     massifStackEnterSlow(StackPointer, CallerStackPointer);
 }
 
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
 __massif_stack_leave(void *StackPointer, void *CallerStackPointer) {
-  if (__massif_stack_probes_on)
+  if (threadArea().StackProbesOn)
     massifStackLeaveSlow(StackPointer, CallerStackPointer);
 }
 #endif

@@ -14,7 +14,7 @@ using namespace massif;
 using namespace massif::native;
 
 void *native::nextDefinition(const char *Name) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   bool Was = T.InRuntime;
   T.InRuntime = true; // dlsym may allocate: keep it out of the profile
   void *F = dlsym(RTLD_NEXT, Name);

@@ -12,9 +12,6 @@
 using namespace massif;
 using namespace massif::native;
 
-__thread ThreadState native::TheThread __attribute__((tls_model(
-    "initial-exec"))) = {false, false, false, false, 0, 0, nullptr};
-
 uint32_t native::TheState = StateUninitialised;
 
 Model native::TheModel = {};

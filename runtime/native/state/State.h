@@ -33,6 +33,7 @@
 #include "Options.h"
 #include "Profile.h"
 #include "StackDepot.h"
+#include "ThreadArea.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,24 +43,14 @@
 namespace massif {
 namespace native {
 
-/// Per-thread state, in initial-exec TLS (no allocation on first access).
-struct ThreadState {
-  bool InRuntime;          ///< recursion guard: forward everything to glibc
-  bool InGlibc;            ///< inside glibc's allocator, called by ours
-  bool Emergency;          ///< writing after a fault in glibc's allocator:
-                           ///< allocate from EmergencyHeap.h, not glibc
-  bool StackKnown;         ///< the stack bounds have been looked up
-  uintptr_t StackLo;       ///< lowest address of this thread's stack
-  uintptr_t StackHi;       ///< one past the top of this thread's stack
-  const void *ResumeFrame; ///< see UnwindStart::ResumeFrame
-};
-
 // The runtime's own globals are hidden: code reaches them PC-relative,
 // not through the GOT (the archive is built -fPIC).
 #define MASSIF_HIDDEN __attribute__((visibility("hidden")))
 
-extern __thread ThreadState TheThread MASSIF_HIDDEN
-    __attribute__((tls_model("initial-exec")));
+/// The calling thread's state of the event protocol (ThreadArea.h).
+__attribute__((always_inline)) inline ThreadState &thisThread() {
+  return threadArea().Thread;
+}
 
 enum RuntimeState : uint32_t {
   StateUninitialised, ///< no event seen yet
@@ -100,12 +91,12 @@ public:
 
   static void acquire() {
     TheModel.Lock.lock();
-    TheModel.Owner = &TheThread;
+    TheModel.Owner = &thisThread();
   }
   static bool tryAcquire() {
     if (!TheModel.Lock.tryLock())
       return false;
-    TheModel.Owner = &TheThread;
+    TheModel.Owner = &thisThread();
     return true;
   }
   static void release() {
@@ -114,7 +105,7 @@ public:
   }
   /// Whether the calling thread holds the lock.
   static bool heldHere() {
-    return __atomic_load_n(&TheModel.Owner, __ATOMIC_RELAXED) == &TheThread;
+    return __atomic_load_n(&TheModel.Owner, __ATOMIC_RELAXED) == &thisThread();
   }
 };
 
@@ -122,7 +113,7 @@ public:
 /// a fault or an abort there comes from glibc's own checks of a corrupted
 /// heap, and the model is whole (lifecycle/Write.cpp writes the profile anyway).
 template <typename Fn> MASSIF_ALWAYS_INLINE auto inGlibc(Fn F) {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   T.InGlibc = true;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   auto R = F();
@@ -153,7 +144,7 @@ MASSIF_ALWAYS_INLINE size_t glibcUsableSize(void *P) {
 }
 MASSIF_ALWAYS_INLINE void glibcFree(void *P) {
   // After a fault in glibc's allocator the writer leaves its heap alone.
-  if (__builtin_expect(TheThread.Emergency, 0))
+  if (__builtin_expect(thisThread().Emergency, 0))
     return;
   inGlibc([&] {
     libcFree(P);
@@ -174,7 +165,7 @@ bool ensureInitialised();
 /// Starts an event; returns null when it must only be forwarded to glibc
 /// (the runtime is busy on this thread, finished, or disabled).
 MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   if (T.InRuntime)
     return nullptr;
   T.InRuntime = true;

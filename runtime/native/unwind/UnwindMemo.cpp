@@ -18,12 +18,7 @@
 using namespace massif;
 using namespace massif::native;
 
-__thread CaptureCache *native::TheCaptureCache
-    __attribute__((tls_model("initial-exec"))) = nullptr;
-
 namespace {
-
-__thread bool Released __attribute__((tls_model("initial-exec"))) = false;
 
 enum : uint32_t { KeyNone, KeyCreating, KeyReady, KeyFailed };
 uint32_t KeyState = KeyNone;
@@ -32,9 +27,10 @@ pthread_key_t CacheKey;
 void release(void *P) {
   // In this order, a signal handler that captures meanwhile either uses
   // the cache still mapped or goes without one; it never maps another.
-  Released = true;
+  ThreadArea &A = threadArea();
+  markEnded(A, &ThreadArea::CacheReleased);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  TheCaptureCache = nullptr;
+  A.Cache = nullptr;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   arenaDeallocate(P, sizeof(CaptureCache));
 }
@@ -59,7 +55,8 @@ bool keyReady() {
 } // namespace
 
 CaptureCache *native::mapCaptureCache() {
-  if (Released || !keyReady())
+  ThreadArea &A = threadArea();
+  if ((A.CacheReleased && endedHere(A)) || !keyReady())
     return nullptr;
   // pthread_setspecific may allocate; the caller is inside the runtime,
   // so that allocation is not recorded.
@@ -70,6 +67,6 @@ CaptureCache *native::mapCaptureCache() {
     arenaDeallocate(C, sizeof(CaptureCache));
     return nullptr;
   }
-  TheCaptureCache = C;
+  A.Cache = C;
   return C;
 }

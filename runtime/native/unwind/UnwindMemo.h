@@ -15,6 +15,7 @@
 #ifndef MASSIF_NATIVE_UNWINDMEMO_H
 #define MASSIF_NATIVE_UNWINDMEMO_H
 
+#include "ThreadArea.h"
 #include "Unwind.h"
 
 namespace massif {
@@ -90,8 +91,6 @@ struct CaptureCache {
   }
 };
 
-extern __thread CaptureCache *TheCaptureCache;
-
 /// Maps the calling thread's memos; null when memory is exhausted or the
 /// thread is exiting.
 CaptureCache *mapCaptureCache();
@@ -99,7 +98,7 @@ CaptureCache *mapCaptureCache();
 /// The calling thread's memos, mapped on first use; null when they cannot
 /// be (walks then go without memos).
 inline CaptureCache *threadCaptureCache() {
-  if (CaptureCache *C = TheCaptureCache)
+  if (CaptureCache *C = threadArea().Cache)
     return C;
   return mapCaptureCache();
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-extern __thread unsigned long long __massif_thread_instructions;
+#include "massif/abi.h"
 
 static sem_t Done, Release;
 static unsigned long long WorkerCount;
@@ -15,7 +15,7 @@ static unsigned long long WorkerCount;
 // Optimised code keeps its count in a register until its next call, so
 // the worker reads its counter through a call.
 __attribute__((noinline)) static unsigned long long readCounter(void) {
-  return __massif_thread_instructions;
+  return massif_thread_instructions();
 }
 
 static void *work(void *Arg) {
