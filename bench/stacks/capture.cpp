@@ -3,12 +3,12 @@
 // Part of massif-native, under the MIT licence.
 //
 // Microbenchmark of the unwinder's budget: the time to capture the stack of
-// an allocation (runtime/native/Unwind.cpp) and intern it in the model's
-// StackDepot, the work every recorded allocation does before any lock
-// (captureStackId, which skips hashing a stack it captured again from the
-// same state), and for comparison a full capture and a full intern. Built
-// with mscc and the runtime's own headers, it calls the runtime's internals
-// directly, from three places:
+// an allocation (runtime/native/unwind/Unwind.cpp) and intern it in the
+// model's StackDepot, the work every recorded allocation does before any
+// lock (captureStackId, which skips hashing a stack it captured again from
+// the same state), and for comparison a full capture and a full intern.
+// Built with mscc and the headers of the runtime's state/ and unwind/
+// parts, it calls the runtime's internals directly, from four places:
 //
 //   fp     DEPTH instrumented frames above main (frame pointers all the way,
 //          then libc's start-up frames below main)
@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime.h"
+#include "State.h"
 #include "Unwind.h"
 
 #include <stdio.h>
@@ -69,12 +69,12 @@ template <typename F> double best(F Body) {
 
 __attribute__((noinline)) void measure() {
   // The runtime is set up by the program's first allocation.
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   uint64_t Pcs[MaxCapturedFrames];
   UnwindStart Start = {__builtin_frame_address(0), nullptr, T.StackLo,
                        T.StackHi};
   uint32_t Frames = captureStack(Start, Pcs, TheModel.CaptureMax);
-  // What the runtime does for every allocation (Runtime.cpp).
+  // What the runtime does for every allocation (record/Record.cpp).
   double Both = best([&] {
     Sink = captureStackId(Start, *TheModel.Depot, TheModel.CaptureMax);
   });
@@ -103,7 +103,7 @@ void viaLibrary() { uninstr_descend(Remaining, measure); }
 uint32_t ColdFrames;
 
 __attribute__((noinline)) void captureOnce() {
-  ThreadState &T = TheThread;
+  ThreadState &T = thisThread();
   uint64_t Pcs[MaxCapturedFrames];
   UnwindStart Start = {__builtin_frame_address(0), nullptr, T.StackLo,
                        T.StackHi};
