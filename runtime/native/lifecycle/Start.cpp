@@ -221,11 +221,8 @@ bool native::insideRuntime() { return thisThread().InRuntime; }
 // MASSIF_OPTIONS stops the program before main even if nothing allocates.
 __attribute__((constructor(101))) static void massifConstructor(int Argc,
                                                                 char **Argv) {
-  ThreadState &T = thisThread();
-  bool Was = T.InRuntime;
-  T.InRuntime = true;
+  InsideRuntime Inside;
   noteConstructorArgs(Argc, Argv);
   if (ensureInitialised() && Args.Argc == 0)
     readProcessArgs(Args); // /proc was unreadable at an earlier start-up
-  T.InRuntime = Was;
 }

@@ -111,9 +111,7 @@ void native::countersAfterForkChild() {
 __attribute__((noinline)) static void registerSlow() {
   // pthread_key_create and pthread_setspecific may allocate: keep that out
   // of the profile.
-  ThreadState &T = thisThread();
-  bool Was = T.InRuntime;
-  T.InRuntime = true;
+  InsideRuntime Inside;
   Slot *S = nullptr;
   {
     MutexLock L(RegistryLock);
@@ -139,7 +137,6 @@ __attribute__((noinline)) static void registerSlow() {
   }
   if (S)
     pthread_setspecific(ExitKey, S);
-  T.InRuntime = Was;
 }
 
 void native::registerThreadCounter() {

@@ -411,23 +411,16 @@ void native::applyAllRings() {
 void native::applyRingsAtThreadStart() {
   if (!__atomic_load_n(&Rings, __ATOMIC_RELAXED) || !active())
     return;
-  ThreadState &T = thisThread();
-  bool Was = T.InRuntime;
-  T.InRuntime = true;
-  {
-    ModelLock L;
-    applyAllRings();
-  }
-  T.InRuntime = Was;
+  InsideRuntime Inside;
+  ModelLock L;
+  applyAllRings();
 }
 
 void native::retireOwnRing() {
   Ring *R = ownRing();
   if (!R)
     return;
-  ThreadState &T = thisThread();
-  bool Was = T.InRuntime;
-  T.InRuntime = true;
+  InsideRuntime Inside;
   {
     // Settled before it leaves the list, so that a fork meanwhile finds
     // either the ring, to settle in the child, or nothing left to settle.
@@ -441,7 +434,6 @@ void native::retireOwnRing() {
   ownRing() = nullptr;
   markEnded(threadArea(), &ThreadArea::RingRetired);
   arenaDeallocate(R, sizeof(Ring));
-  T.InRuntime = Was;
 }
 
 // Every ring but the forking thread's own: that one a signal handler

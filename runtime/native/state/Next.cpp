@@ -14,10 +14,6 @@ using namespace massif;
 using namespace massif::native;
 
 void *native::nextDefinition(const char *Name) {
-  ThreadState &T = thisThread();
-  bool Was = T.InRuntime;
-  T.InRuntime = true; // dlsym may allocate: keep it out of the profile
-  void *F = dlsym(RTLD_NEXT, Name);
-  T.InRuntime = Was;
-  return F;
+  InsideRuntime Inside; // dlsym may allocate: keep it out of the profile
+  return dlsym(RTLD_NEXT, Name);
 }

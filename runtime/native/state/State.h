@@ -52,6 +52,21 @@ __attribute__((always_inline)) inline ThreadState &thisThread() {
   return threadArea().Thread;
 }
 
+/// Marks the calling thread inside the runtime for a scope, as it was
+/// before at the end: what glibc's functions allocate meanwhile (dlsym,
+/// pthread_key_create, ...) goes to glibc, out of the profile.
+class InsideRuntime {
+public:
+  InsideRuntime() : T(thisThread()), Was(T.InRuntime) { T.InRuntime = true; }
+  ~InsideRuntime() { T.InRuntime = Was; }
+  InsideRuntime(const InsideRuntime &) = delete;
+  InsideRuntime &operator=(const InsideRuntime &) = delete;
+
+private:
+  ThreadState &T;
+  bool Was;
+};
+
 enum RuntimeState : uint32_t {
   StateUninitialised, ///< no event seen yet
   StateInitialising,  ///< one thread is setting up
