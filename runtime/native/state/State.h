@@ -18,9 +18,10 @@
 // the stack before they take the one short lock around the model.
 //
 // This folder (state/) is the bottom of the native runtime: the state every
-// other part reads, and the way to glibc's allocator (Glibc.h, Next.h,
-// LiveStarts.h, EmergencyHeap.h). It calls nothing above it but the two
-// hooks the event protocol declares here: prepareEvent (start-up) and
+// other part reads (here, and every thread's in ThreadArea.h), and the way
+// to glibc's allocator (Glibc.h, Next.h, LiveStarts.h, EmergencyHeap.h).
+// It calls nothing above it but the three hooks the event protocol
+// declares here: prepareEvent and ensureInitialised (start-up) and
 // deliverPendingSignal, defined in lifecycle/.
 //
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 //
 // This folder (unwind/) owns stacks: the loaded objects (Modules.h), their
 // .eh_frame rules (EhFrame.h, FrameRules.h), the walk and its memos. It
+// reads the thread's area (state/ThreadArea.h, where the memos hang) and
 // calls runtime/support and runtime/core only.
 //
 //===----------------------------------------------------------------------===//
