@@ -12,11 +12,11 @@
 // RUN: %conform --files=0 --stderr=. --out-file=m.%%q{NO_END %s %t.qend -- --time-unit=B
 // RUN: %conform --files=0 --stderr=. --out-file=m.%%q{MASSIF_TEST_UNSET} %s %t.unset -- --time-unit=B
 // RUN: %conform --files=0 --out-file=no/such/dir/m.out %s %t.nodir -- --time-unit=B
+#include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 int main(void) {
   free(malloc(100));
-  (void)!write(1, "main ran\n", 9);
+  printf("main ran\n");
   return 7;
 }
