@@ -5,7 +5,7 @@
 // The runtime's life in the process: Start.cpp starts it (options, the
 // model, the start-up snapshot); Write.cpp writes the profile; Exits.cpp
 // interposes _exit, _Exit, abort and the exec family; Signals.cpp catches
-// fatal signals; Fork.cpp carries every part across fork; Process.cpp
+// fatal signals (which they are: FatalSignals.h); Fork.cpp carries every part across fork; Process.cpp
 // reads the command line and the environment. The rules (which process
 // writes, when a write is skipped, which file name) are in
 // docs/DESIGN-runtime.md, "Exits, signals, exec and fork".
@@ -70,12 +70,6 @@ void installFatalSignalHandlers();
 /// Finds glibc's abort and exec functions (Exits.cpp), so that nothing
 /// needs dlsym once the process is ending. Called once by start-up.
 void resolveExitFunctions();
-
-/// Blocks the asynchronous fatal signals on this thread (Old receives the
-/// previous mask, a sigset_t of at least 128 bytes), so that a write in
-/// progress is not cut short; restoreSignals delivers what came meanwhile.
-void blockFatalSignals(void *Old);
-void restoreSignals(const void *Old);
 
 /// What start-up found (Start.cpp): the working directory, against which
 /// a relative --massif-out-file is resolved (null if unknown), and the

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FatalSignals.h"
 #include "Fork.h"
 #include "Lifecycle.h"
 #include "Lock.h"
@@ -55,23 +56,6 @@ extern "C" int __sigaction(int Sig, const struct sigaction *Act,
 
 namespace {
 
-constexpr int MaxSignal = 65;
-
-/// Signals whose default action ends the process and which Valgrind then
-/// reports as fatal (its list in m_signals.c: "core" ones first).
-const int CoreSignals[] = {SIGQUIT, SIGILL,  SIGABRT, SIGFPE,  SIGSEGV,
-                           SIGBUS,  SIGTRAP, SIGSYS,  SIGXCPU, SIGXFSZ};
-const int TermSignals[] = {SIGHUP,  SIGINT, SIGPIPE, SIGALRM, SIGTERM,  SIGUSR1,
-                           SIGUSR2, SIGIO,  SIGPWR,  SIGPROF, SIGVTALRM};
-
-/// Signals a fault raises at the faulting instruction: blocking them would
-/// make the kernel kill the process outright on a second fault.
-bool isSynchronous(int Sig) {
-  return Sig == SIGSEGV || Sig == SIGBUS || Sig == SIGFPE || Sig == SIGILL ||
-         Sig == SIGTRAP || Sig == SIGSYS;
-}
-
-bool Watched[MaxSignal];
 /// The runtime's handler is installed while the program believes the
 /// disposition is ProgramView[Sig] (a SIG_DFL).
 bool Ours[MaxSignal];
@@ -81,7 +65,6 @@ bool Installed = false;
 /// with every signal blocked so that no handler on the same thread can
 /// want it meanwhile.
 Mutex ViewLock;
-sigset_t AsyncFatal;
 
 using SignalFn = sighandler_t (*)(int, sighandler_t);
 SignalFn RealSignal = nullptr;
@@ -91,7 +74,7 @@ RaiseFn RealRaise = nullptr;
 using PthreadKillFn = int (*)(pthread_t, int);
 PthreadKillFn RealPthreadKill = nullptr;
 
-bool watched(int Sig) { return Sig > 0 && Sig < MaxSignal && Watched[Sig]; }
+bool watched(int Sig) { return isFatalSignal(Sig); }
 
 void onFatalSignal(int Sig, siginfo_t *Info, void *);
 
@@ -99,7 +82,7 @@ struct sigaction runtimeAction() {
   struct sigaction A;
   memset(&A, 0, sizeof(A));
   A.sa_sigaction = onFatalSignal;
-  A.sa_mask = AsyncFatal;
+  A.sa_mask = asyncFatalSignals();
   A.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
   return A;
 }
@@ -259,20 +242,7 @@ sighandler_t setSignal(SignalFn Real, int Sig, sighandler_t Handler) {
 } // namespace
 
 void native::installFatalSignalHandlers() {
-  sigemptyset(&AsyncFatal);
-  auto Watch = [](int Sig) {
-    if (Sig > 0 && Sig < MaxSignal) {
-      Watched[Sig] = true;
-      if (!isSynchronous(Sig))
-        sigaddset(&AsyncFatal, Sig);
-    }
-  };
-  for (int Sig : CoreSignals)
-    Watch(Sig);
-  for (int Sig : TermSignals)
-    Watch(Sig);
-  for (int Sig = SIGRTMIN; Sig <= SIGRTMAX; ++Sig)
-    Watch(Sig);
+  noteFatalSignals();
 
   MASSIF_RESOLVE_NEXT(RealSignal, signal);
   MASSIF_RESOLVE_NEXT(RealBsdSignal, bsd_signal);
@@ -283,7 +253,7 @@ void native::installFatalSignalHandlers() {
   struct sigaction Ours_ = runtimeAction();
   ViewGuard G;
   for (int Sig = 1; Sig < MaxSignal; ++Sig) {
-    if (!Watched[Sig])
+    if (!isFatalSignal(Sig))
       continue;
     struct sigaction Cur;
     if (__sigaction(Sig, nullptr, &Cur) != 0 || Cur.sa_handler != SIG_DFL)
@@ -315,14 +285,6 @@ void native::deliverPendingSignal() {
   int Sig = __atomic_exchange_n(&PendingSignal, 0, __ATOMIC_ACQ_REL);
   if (Sig)
     dieOf(Sig, nullptr);
-}
-
-void native::blockFatalSignals(void *Old) {
-  pthread_sigmask(SIG_BLOCK, &AsyncFatal, (sigset_t *)Old);
-}
-
-void native::restoreSignals(const void *Old) {
-  pthread_sigmask(SIG_SETMASK, (const sigset_t *)Old, nullptr);
 }
 
 extern "C" {

@@ -16,6 +16,7 @@
 
 #include "Arena.h"
 #include "EventRing.h"
+#include "FatalSignals.h"
 #include "Fork.h"
 #include "OutFile.h"
 #include "Process.h"
