@@ -68,6 +68,14 @@ size_t countArgs(va_list Ap) {
   return N;
 }
 
+/// Fills Argv[0..N] with Arg0, the N - 1 arguments after it in *Ap and the
+/// null that ends them; *Ap is left after the null (execle's envp).
+void gatherArgs(char **Argv, const char *Arg0, va_list *Ap, size_t N) {
+  Argv[0] = (char *)Arg0;
+  for (size_t I = 1; I <= N; ++I)
+    Argv[I] = va_arg(*Ap, char *);
+}
+
 } // namespace
 
 MASSIF_DECLARE_NEXT(abort);
@@ -175,10 +183,8 @@ MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execl)(const char *Path, const char *Arg0
   size_t N = countArgs(Ap);
   va_end(Ap);
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
-  Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
-  for (size_t I = 1; I <= N; ++I)
-    Argv[I] = va_arg(Ap, char *);
+  gatherArgs(Argv, Arg0, &Ap, N);
   va_end(Ap);
   return execv(Path, Argv);
 }
@@ -189,10 +195,8 @@ MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execlp)(const char *File, const char *Arg
   size_t N = countArgs(Ap);
   va_end(Ap);
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
-  Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
-  for (size_t I = 1; I <= N; ++I)
-    Argv[I] = va_arg(Ap, char *);
+  gatherArgs(Argv, Arg0, &Ap, N);
   va_end(Ap);
   return execvp(File, Argv);
 }
@@ -203,10 +207,8 @@ MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execle)(const char *Path, const char *Arg
   size_t N = countArgs(Ap);
   va_end(Ap);
   char **Argv = (char **)__builtin_alloca((N + 1) * sizeof(char *));
-  Argv[0] = (char *)Arg0;
   va_start(Ap, Arg0);
-  for (size_t I = 1; I <= N; ++I)
-    Argv[I] = va_arg(Ap, char *);
+  gatherArgs(Argv, Arg0, &Ap, N);
   char *const *Envp = va_arg(Ap, char *const *);
   va_end(Ap);
   return execve(Path, Argv, Envp);

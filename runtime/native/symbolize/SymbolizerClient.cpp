@@ -123,9 +123,12 @@ int spawnChild(void *P) {
   return 0;
 }
 
-bool writeWhole(int Fd, const char *Data, size_t N) {
+/// Hands N bytes to Put (write or send, returning what it took) until all
+/// are taken; false on an error.
+template <typename PutFn>
+bool putWhole(const char *Data, size_t N, PutFn Put) {
   while (N) {
-    ssize_t W = write(Fd, Data, N);
+    ssize_t W = Put(Data, N);
     if (W < 0 && errno == EINTR)
       continue;
     if (W <= 0)
@@ -134,6 +137,12 @@ bool writeWhole(int Fd, const char *Data, size_t N) {
     N -= (size_t)W;
   }
   return true;
+}
+
+bool writeWhole(int Fd, const char *Data, size_t N) {
+  return putWhole(Data, N, [Fd](const char *D, size_t K) {
+    return write(Fd, D, K);
+  });
 }
 
 /// Starts the symbolizer; false (and Broken) when it cannot.
@@ -235,17 +244,9 @@ template <typename T> void putNumber(T V) { put(&V, sizeof(V)); }
 bool send() {
   size_t N = State.OutB;
   State.OutB = 0;
-  const char *Data = State.Out;
-  while (N) {
-    ssize_t W = ::send(State.Fd, Data, N, MSG_NOSIGNAL);
-    if (W < 0 && errno == EINTR)
-      continue;
-    if (W <= 0)
-      return false;
-    Data += W;
-    N -= (size_t)W;
-  }
-  return true;
+  return putWhole(State.Out, N, [](const char *D, size_t K) {
+    return ::send(State.Fd, D, K, MSG_NOSIGNAL);
+  });
 }
 
 bool receive(void *Out, size_t N) {
