@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -66,6 +67,24 @@ void printError(const char *Text) {
   fprintf(stderr, "msrun: Use --help for the list of options.\n");
 }
 
+/// The project's version, the LLVM the tools were built for, and the
+/// plugin mscc uses: beside this executable, in ../lib/massif-native.
+void printVersion() {
+  printf("msrun (massif-native) " MASSIF_NATIVE_VERSION "\n");
+  printf("LLVM " MASSIF_LLVM_VERSION "\n");
+  char Self[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return;
+  Self[N] = 0;
+  if (char *Slash = strrchr(Self, '/'))
+    *Slash = 0;
+  char Plugin[PATH_MAX + 64];
+  snprintf(Plugin, sizeof(Plugin), "%s/../lib/massif-native/massif.so", Self);
+  char Resolved[PATH_MAX];
+  printf("plugin: %s\n", realpath(Plugin, Resolved) ? Resolved : Plugin);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -82,7 +101,7 @@ int main(int Argc, char **Argv) {
     if (Arg[0] != '-')
       break;
     if (strcmp(Arg, "--version") == 0) {
-      printf("msrun (massif-native) " MASSIF_NATIVE_VERSION "\n");
+      printVersion();
       return 0;
     }
     massif::OptionError E;

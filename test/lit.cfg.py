@@ -22,7 +22,7 @@ if lit_config.params.get("massif_llvm"):
         config.massif_test_exec_root, "llvm" + lit_config.params["massif_llvm"])
 
 bin_dir = os.path.join(config.massif_obj_root, "bin")
-lib_dir = os.path.join(config.massif_obj_root, "lib")
+lib_dir = os.path.join(config.massif_obj_root, "lib", "massif-native")
 
 # Profiler options must come from the test itself, never from the caller.
 for var in ("MASSIF_OPTIONS", "VALGRIND_OPTS", "TMPDIR"):
@@ -49,6 +49,7 @@ config.substitutions += [
     ("%valgrind", config.massif_valgrind or "false"),
     ("%mask", mask),
     ("%src_root", config.massif_src_root),
+    ("%obj_root", config.massif_obj_root),
 ]
 
 if config.massif_valgrind and os.path.exists(config.massif_valgrind):
@@ -56,10 +57,12 @@ if config.massif_valgrind and os.path.exists(config.massif_valgrind):
 if config.massif_vg_ms_print and os.path.exists(config.massif_vg_ms_print):
     config.available_features.add("vg-ms-print")
 config.available_features.add("llvm-" + config.massif_llvm_version)
+if shutil.which("dpkg-deb"):
+    config.available_features.add("dpkg-deb")
 # Tests that make set-user-ID programs and run them as another user.
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root")
-# Plugins built for other LLVM versions (lib/massif-llvm<N>.so).
+# Plugins built for other LLVM versions (lib/massif-native/massif-llvm<N>.so).
 for name in os.listdir(lib_dir) if os.path.isdir(lib_dir) else []:
     if name.startswith("massif-llvm") and name.endswith(".so"):
         config.available_features.add("plugin-" + name[len("massif-"):-len(".so")])

@@ -42,7 +42,7 @@ text=$cache/inputs/bench-24.txt
 [ -f "$text" ] || text=$cache/inputs/bench-4.txt
 [ -f "$text" ] || { echo "no input text in $cache/inputs: run bench/bench.py once" >&2; exit 1; }
 
-rt=(-Wl,--whole-archive "$build/lib/libmassif_rt.a" -Wl,--no-whole-archive)
+rt=(-Wl,--whole-archive "$build/lib/massif-native/libmassif_rt.a" -Wl,--no-whole-archive)
 common=(-O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer)
 
 # build VARIANT PROGRAM: compiles each file separately (as a make would),

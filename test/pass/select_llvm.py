@@ -23,7 +23,8 @@ def select_llvm(config, lit_config, opaque_clang=False):
         if not path:
             lit_config.fatal("massif_llvm=%s: %s-%s not found" % (version, tool, version))
         tools[tool] = path
-    plugin = os.path.join(config.massif_obj_root, "lib", "massif-llvm%s.so" % version)
+    plugin = os.path.join(config.massif_obj_root, "lib", "massif-native",
+                          "massif-llvm%s.so" % version)
     if not os.path.exists(plugin):
         lit_config.fatal("massif_llvm=%s: %s is missing (configure with "
                          "-DMASSIF_EXTRA_LLVM_VERSIONS=%s)" % (version, plugin, version))
