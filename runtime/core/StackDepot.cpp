@@ -85,6 +85,7 @@ struct StackDepot::Impl {
 
   void *allocate(size_t SizeB);
   bool publish(StackId Id, Node *N);
+  void giveBack(StackId Id);
   const Node *find(Node *From, Node *Until, uint64_t Hash, const uint64_t *Pcs,
                    uint32_t NumPcs) const;
 };
@@ -129,6 +130,19 @@ bool StackDepot::Impl::publish(StackId Id, Node *N) {
   }
   __atomic_store_n(&Chunk[Id & (ChunkSize - 1)], N, __ATOMIC_RELEASE);
   return true;
+}
+
+// A node that lost the race to its bucket leaves its Id. Nobody else can
+// hold that Id (the node was never in a bucket), so its slot is cleared
+// and, if no later Id was taken meanwhile, the counter steps back: with
+// threads interning the same stacks at once, most lost races cost no Id.
+// Otherwise the Id stays unused, its slot empty.
+void StackDepot::Impl::giveBack(StackId Id) {
+  Node **Chunk = loadAcquire(&ById[Id >> ChunkBits]);
+  __atomic_store_n(&Chunk[Id & (ChunkSize - 1)], nullptr, __ATOMIC_RELEASE);
+  StackId Next = Id + 1;
+  __atomic_compare_exchange_n(&NextId, &Next, Id, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_RELAXED);
 }
 
 const Node *StackDepot::Impl::find(Node *From, Node *Until, uint64_t Hash,
@@ -195,8 +209,10 @@ StackId StackDepot::intern(const uint64_t *Pcs, uint32_t NumPcs) {
                                     __ATOMIC_ACQUIRE))
       return N->Id;
     // Only the nodes pushed since Head was read can be new duplicates.
-    if (const Node *Found = P->find(Seen, Head, Hash, Pcs, NumPcs))
+    if (const Node *Found = P->find(Seen, Head, Hash, Pcs, NumPcs)) {
+      P->giveBack(N->Id);
       return Found->Id;
+    }
     Head = Seen;
   }
 }
