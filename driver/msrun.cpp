@@ -2,14 +2,18 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-//   msrun [massif options] [--] program [args...]
+//   msrun [--engine=native|vex] [massif options] [--] program [args...]
 //
-// Validates the options with the runtime's own table (so a bad option is
-// reported before the program starts, in the runtime's words), checks that
-// the program carries the runtime (anything else would run unprofiled),
-// hands the options to the program's runtime through MASSIF_OPTIONS, and
-// replaces itself with the program. argv[0] is passed as typed, so the
-// cmd: line of the profile reads as Massif's would.
+// Validates the options with the model's own table (so a bad option is
+// reported before the program starts, in Massif's words) and picks the
+// engine: a program that carries the native runtime (built with mscc)
+// runs natively, any other (or any run with --pages-as-heap=yes) on
+// Valgrind with the project's tool (VEX).
+// Natively the options reach the program's runtime through
+// MASSIF_OPTIONS and msrun replaces itself with the program; on VEX msrun
+// replaces itself with `valgrind --tool=msvex`, whose VALGRIND_LIB is the
+// tool's own folder. argv[0] is passed as typed, so the cmd: line of the
+// profile reads as Massif's would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,7 @@
 #include <climits>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 namespace {
@@ -34,11 +39,18 @@ bool writeStdout(void *, const char *Data, size_t Len) {
 }
 
 void printUsage() {
-  printf("usage: msrun [options] [--] program [args...]\n\n"
-         "Runs a program built with mscc/mscxx under the massif-native heap\n"
-         "profiler. Options use Massif's spelling; they reach the program's\n"
-         "runtime through MASSIF_OPTIONS (appended to any value it already\n"
-         "has).\n\n"
+  printf("usage: msrun [--engine=native|vex] [options] [--] program "
+         "[args...]\n\n"
+         "Runs a program under the massif-native heap profiler. Options use\n"
+         "Massif's spelling.\n\n"
+         "  --engine=native  the program was built with mscc/mscxx: it\n"
+         "                   profiles itself at close to native speed (the\n"
+         "                   options reach it through MASSIF_OPTIONS)\n"
+         "  --engine=vex     any program, on Valgrind's core: whole-process\n"
+         "                   instruction counts and --pages-as-heap=yes\n"
+         "                   (valgrind must be installed)\n"
+         "  (default)        native when the program was built with mscc,\n"
+         "                   else vex\n\n"
          "  user options for Massif:\n");
   fflush(stdout);
   massif::writeHelp(massif::Sink{writeStdout, nullptr});
@@ -85,12 +97,85 @@ void printVersion() {
   printf("plugin: %s\n", realpath(Plugin, Resolved) ? Resolved : Plugin);
 }
 
+enum class Engine { Auto, Native, Vex };
+
+/// The folder of this executable (resolved), or empty.
+std::string selfDir() {
+  char Self[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return "";
+  Self[N] = 0;
+  if (char *Slash = strrchr(Self, '/'))
+    *Slash = 0;
+  return Self;
+}
+
+/// Replaces msrun with `valgrind --tool=msvex OPTIONS -- PROGRAM ARGS`.
+/// Returns only on failure, with msrun's exit status.
+int runOnVex(const std::vector<const char *> &Options, char **Program) {
+  std::string Lib = selfDir() + "/../lib/massif-native/valgrind";
+  std::string Tool = Lib + "/msvex-amd64-linux";
+  if (access(Tool.c_str(), X_OK) != 0) {
+    fprintf(stderr, "msrun: --engine=vex is not installed (%s is missing); "
+                    "it is built where the valgrind package is\n",
+            Tool.c_str());
+    return 1;
+  }
+  std::string Valgrind = massif::findProgram("valgrind");
+  if (Valgrind.empty()) {
+    fprintf(stderr, "msrun: --engine=vex runs on Valgrind, and no valgrind "
+                    "is in PATH (install the valgrind package)\n");
+    return 1;
+  }
+  char Resolved[PATH_MAX];
+  setenv("VALGRIND_LIB", realpath(Lib.c_str(), Resolved) ? Resolved : Lib.c_str(),
+         1);
+  // Quiet, as the native engine: the program's stderr gets only errors.
+  // Inline information is read, as Valgrind does for Massif only.
+  std::vector<const char *> Args = {"valgrind", "--tool=msvex", "-q",
+                                    "--read-inline-info=yes"};
+  // Options already in MASSIF_OPTIONS come first, as for the native engine.
+  std::vector<std::string> Inherited;
+  if (const char *Env = getenv("MASSIF_OPTIONS")) {
+    std::string Word;
+    for (const char *C = Env;; ++C) {
+      if (*C == '\\' && C[1]) {
+        Word += *++C;
+      } else if (*C && *C != ' ' && *C != '\t' && *C != '\n') {
+        Word += *C;
+      } else {
+        if (!Word.empty())
+          Inherited.push_back(Word);
+        Word.clear();
+        if (!*C)
+          break;
+      }
+    }
+  }
+  for (const std::string &W : Inherited)
+    Args.push_back(W.c_str());
+  Args.insert(Args.end(), Options.begin(), Options.end());
+  Args.push_back("--");
+  for (char **P = Program; *P; ++P)
+    Args.push_back(*P);
+  Args.push_back(nullptr);
+  execv(Valgrind.c_str(), const_cast<char **>(Args.data()));
+  int Err = errno;
+  fprintf(stderr, "msrun: cannot run '%s': %s\n", Valgrind.c_str(),
+          strerror(Err));
+  return 126;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   massif::Allocator A{allocate, deallocate, nullptr};
   massif::Options Opts;
   std::string Encoded;
+  std::vector<const char *> Given;
+  Engine Chosen = Engine::Auto;
+  std::string FirstError;
   int I = 1;
   for (; I < Argc; ++I) {
     const char *Arg = Argv[I];
@@ -104,27 +189,44 @@ int main(int Argc, char **Argv) {
       printVersion();
       return 0;
     }
+    if (strncmp(Arg, "--engine=", 9) == 0) {
+      if (strcmp(Arg + 9, "native") == 0) {
+        Chosen = Engine::Native;
+      } else if (strcmp(Arg + 9, "vex") == 0) {
+        Chosen = Engine::Vex;
+      } else {
+        printError((std::string("Bad option: ") + Arg +
+                    "\n--engine accepts native or vex")
+                       .c_str());
+        return 1;
+      }
+      continue;
+    }
     massif::OptionError E;
     switch (massif::parseOption(Opts, Arg, A, E)) {
     case massif::ParseResult::Help:
       printUsage();
       return 0;
     case massif::ParseResult::Error:
-      printError(E.Text);
-      return 1;
+      // Reported once the engine is known: Valgrind reports its own.
+      if (FirstError.empty())
+        FirstError = E.Text;
+      Given.push_back(Arg);
+      break;
     case massif::ParseResult::Ok:
       appendEscaped(Encoded, Arg);
+      Given.push_back(Arg);
       break;
     }
   }
-  massif::OptionError E;
-  if (!massif::engineCanProfile(Opts, /*SeesPages=*/false, E)) {
-    printError(E.Text);
-    return 1;
-  }
   if (I >= Argc) {
+    if (!FirstError.empty()) {
+      printError(FirstError.c_str());
+      return 1;
+    }
     fprintf(stderr, "msrun: no program given\n"
-                    "msrun: usage: msrun [options] [--] program [args...]\n");
+                    "msrun: usage: msrun [--engine=native|vex] [options] [--] "
+                    "program [args...]\n");
     return 1;
   }
 
@@ -134,11 +236,26 @@ int main(int Argc, char **Argv) {
     return 127;
   }
   std::string Why;
-  if (!massif::carriesRuntime(Path, Why)) {
+  bool Native = massif::carriesRuntime(Path, Why);
+  if (Chosen == Engine::Native && !Native) {
     fprintf(stderr,
-            "msrun: cannot profile '%s': %s; only programs built with "
-            "mscc/mscxx can be profiled\n",
+            "msrun: --engine=native cannot profile '%s': %s; build it with "
+            "mscc/mscxx, or use --engine=vex\n",
             Argv[I], Why.c_str());
+    return 1;
+  }
+  // Only VEX sees pages: it is the default engine for them. Valgrind
+  // reports a bad option there, in Massif's words.
+  if (Chosen == Engine::Vex || !Native ||
+      (Chosen == Engine::Auto && Opts.PagesAsHeap))
+    return runOnVex(Given, Argv + I);
+  if (!FirstError.empty()) {
+    printError(FirstError.c_str());
+    return 1;
+  }
+  massif::OptionError E;
+  if (!massif::engineCanProfile(Opts, /*SeesPages=*/false, E)) {
+    printError(E.Text);
     return 1;
   }
 

@@ -56,6 +56,8 @@ if config.massif_valgrind and os.path.exists(config.massif_valgrind):
     config.available_features.add("valgrind")
 if config.massif_vg_ms_print and os.path.exists(config.massif_vg_ms_print):
     config.available_features.add("vg-ms-print")
+if os.path.exists(os.path.join(lib_dir, "valgrind", "msvex-amd64-linux")):
+    config.available_features.add("vex")
 config.available_features.add("llvm-" + config.massif_llvm_version)
 if shutil.which("dpkg-deb"):
     config.available_features.add("dpkg-deb")

@@ -355,7 +355,7 @@ bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
   badOption(E, "--pages-as-heap=yes")
       .add("--pages-as-heap=yes needs page-level profiling, which this engine "
            "does not do: it sees the program's allocations, not its page "
-           "mappings");
+           "mappings (msrun --engine=vex does)");
   return false;
 }
 

@@ -121,7 +121,8 @@ void Profile::startup() {
 
 MASSIF_ALWAYS_INLINE void
 Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
-                           uint64_t SlopB, StackId Stack) {
+                           uint64_t SlopB, StackId Stack,
+                           bool MaybeSnapshot) {
   uint32_t E = Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry;
   setRecord(Id, ReqB, E);
   if (!Blocks.insert(Addr, Id)) {
@@ -135,7 +136,8 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
   Hot.HeapB += ReqB;
   Hot.ExtraB += ExtraB;
   Hot.TimeB += ReqB + ExtraB;
-  maybeNormal();
+  if (MaybeSnapshot)
+    maybeNormal();
 }
 
 void Profile::onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB,
@@ -162,7 +164,7 @@ void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
 }
 
 MASSIF_ALWAYS_INLINE bool
-Profile::Impl::free(uint64_t Addr) {
+Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot) {
   uint32_t Id;
   if (!Blocks.remove(Addr, Id))
     return false;
@@ -172,17 +174,38 @@ Profile::Impl::free(uint64_t Addr) {
   Arena.release(Id);
   if (ignored(B.Entry))
     return true;
-  maybePeak();
+  if (MaybeSnapshot)
+    maybePeak();
   uint64_t ExtraB = AdminB + B.SlopB;
   Hot.HeapB -= B.ReqB;
   Hot.ExtraB -= ExtraB;
   Tree.sub(B.Entry, B.ReqB);
   Hot.TimeB += B.ReqB + ExtraB;
-  maybeNormal();
+  if (MaybeSnapshot)
+    maybeNormal();
   return true;
 }
 
 bool Profile::onFree(uint64_t Addr) { return P->free(Addr); }
+
+void Profile::onPages(uint64_t Addr, uint64_t LenB, StackId Stack) {
+  Impl &I = *P;
+  if (LenB < PageB)
+    return;
+  uint64_t Last = Addr + (LenB & ~(PageB - 1)) - PageB;
+  for (uint64_t A = Addr; A <= Last; A += PageB)
+    if (uint32_t Id = I.Arena.detached(0))
+      I.record(A, Id, PageB, 0, Stack, /*MaybeSnapshot=*/A == Last);
+}
+
+void Profile::onUnmapPages(uint64_t Addr, uint64_t LenB) {
+  Impl &I = *P;
+  if (LenB < PageB)
+    return;
+  uint64_t End = Addr + (LenB & ~(PageB - 1));
+  for (uint64_t A = Addr; A < End; A += PageB)
+    I.free(A, /*MaybeSnapshot=*/A == Addr);
+}
 
 bool Profile::onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                         uint64_t NewSlopB, StackId Stack) {

@@ -132,6 +132,19 @@ public:
   bool onRealloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                  StackId Stack);
 
+  /// --pages-as-heap=yes: LenB bytes of pages mapped at Addr (page
+  /// aligned), charged to Stack. As Massif, each page is a block of its
+  /// own with no slop, and only the last page's record may take a
+  /// snapshot.
+  void onPages(uint64_t Addr, uint64_t LenB, StackId Stack);
+
+  /// The pages of [Addr, Addr + LenB) unmapped: each known page is freed,
+  /// and only the first one's release may take snapshots (Massif's order).
+  void onUnmapPages(uint64_t Addr, uint64_t LenB);
+
+  /// The page size of onPages and onUnmapPages.
+  static constexpr uint64_t PageB = 4096;
+
   /// Stack growth (positive) or shrink (negative) for --stacks=yes.
   void onStackDelta(int64_t DeltaB);
 

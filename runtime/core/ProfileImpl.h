@@ -87,10 +87,12 @@ struct Profile::Impl {
     Arena.ownerY(Id) = uint32_t(ReqB);
     Arena.setOwnerHigh(Id, uint32_t(ReqB >> 32));
   }
-  /// Records node Id (allocated for ReqB bytes with SlopB) at Addr.
+  /// Records node Id (allocated for ReqB bytes with SlopB) at Addr. The
+  /// snapshot attempts are skipped when MaybeSnapshot is false (the inner
+  /// pages of a mapping, as Massif's record_block).
   void record(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
-              StackId Stack);
-  bool free(uint64_t Addr);
+              StackId Stack, bool MaybeSnapshot = true);
+  bool free(uint64_t Addr, bool MaybeSnapshot = true);
   bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                bool Replay, uint64_t GivenSlopB, StackId Stack);
 

@@ -13,6 +13,7 @@
 #include "StackFilter.h"
 #include "AllocTree.h"
 
+#include "massif/abi.h"
 #include "massif/format.h"
 
 #include <string.h>
@@ -78,6 +79,9 @@ constexpr uint32_t MaxInlineFrames = 64;
 bool isBelowMainName(const char *Raw) {
   if (!Raw)
     return false;
+  // A symbolizer may rename itself, as Valgrind's does.
+  if (strcmp(Raw, format::BelowMain) == 0)
+    return true;
   return sameBaseName(Raw, "__libc_start_main") ||
          sameBaseName(Raw, "__libc_start_call_main") ||
          hasDottedPrefix(Raw, "__libc_start_main.") ||
@@ -113,6 +117,10 @@ const char *StackFilter::functionAt(uint64_t Pc) const {
 }
 
 bool StackFilter::isAllocFn(const char *Name) const {
+  // The native runtime's entry points (massif/abi.h) allocate for their
+  // caller, whichever engine sees them.
+  if (strncmp(Name, MASSIF_ABI_PREFIX, sizeof(MASSIF_ABI_PREFIX) - 1) == 0)
+    return true;
   for (const char *D : DefaultAllocFns)
     if (strcmp(D, Name) == 0)
       return true;

@@ -10,8 +10,9 @@
 //            [0, Top)         [Top, Top+NumSel), at most --depth frames
 //
 //  1. strip the contiguous run of alloc-fns at the top (default list plus
-//     --alloc-fn), stopping at the first frame that is not one or has no
-//     name;
+//     --alloc-fn, plus the native runtime's __massif_* entry points, which
+//     an engine that runs an mscc-built program sees), stopping at the
+//     first frame that is not one or has no name;
 //  2. with --ignore-fn: the first named frame from Top decides whether the
 //     whole stack is ignored (NumSel = 0);
 //  3. cut below main: the outermost `main`, or else the innermost
@@ -36,7 +37,8 @@ namespace massif {
 /// True for the raw names Valgrind treats as below main on Linux
 /// (__libc_start_main, __libc_start_call_main, __libc_start_main.*,
 /// generic_start_main, generic_start_main.*, _start), with or without a
-/// symbol-version suffix such as "@@GLIBC_2.34".
+/// symbol-version suffix such as "@@GLIBC_2.34", and for "(below main)"
+/// itself (Valgrind's own symbolizer renames them already).
 bool isBelowMainName(const char *Raw);
 
 /// The name Massif prints for a raw function name: "(below main)" for the

@@ -23,6 +23,14 @@ files written within one tick of the file clock pair by equal reports.
 exit statuses (a signal counts as -N) and standard outputs must match.
 Core dumps are disabled for both runs.
 
+With CONFORM_ENGINE=vex in the environment the "native" side is the VEX
+engine instead: the same plain clang build as Valgrind's, run with
+`msrun --engine=vex` (CONFORM_MSRUN). Its massif.out files are compared
+with Valgrind's as files, code addresses and the preloaded library's name
+aside; with --time-unit=i (the default) the times may differ by 0.5%
+(the two preloaded libraries are not the same file), so the snapshot count
+and the last snapshot's time are compared instead of the times.
+
 Exit status: 0 when everything matches, 1 with the differences otherwise.
 """
 import argparse
@@ -37,7 +45,10 @@ import subprocess
 import sys
 
 ADDR = re.compile(r"0x[0-9A-F]+:")
-PREFIX = re.compile(r"^(==\d+== |massif: |valgrind: )")
+PRELOAD = re.compile(r"\(in [^()]*/vgpreload_(massif|msvex)-amd64-linux\.so\)")
+TIME = re.compile(r"^time=(\d+)$", re.M)
+VEX = os.environ.get("CONFORM_ENGINE") == "vex"
+PREFIX = re.compile(r"^(==\d+== |massif: |msrun: |valgrind: )")
 
 
 def tool(name):
@@ -96,6 +107,32 @@ def report(path, ms_print_args, workdir):
         os.path.join(workdir, "vg"), "<dir>")
 
 
+def masked_file(path, workdir):
+    """A massif.out file, with code addresses, the work directories and the
+    preloaded library's path masked."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    text = PRELOAD.sub("(in <vgpreload>)", ADDR.sub("0x........:", text))
+    return text.replace(os.path.join(workdir, "native"), "<dir>").replace(
+        os.path.join(workdir, "vg"), "<dir>")
+
+
+def compare_files(mine, ref, unit_i):
+    """Differences between two masked massif.out texts, as lines; with
+    --time-unit=i, the snapshot counts and the last times (0.5%)."""
+    if not unit_i:
+        return list(difflib.unified_diff(ref.splitlines(True), mine.splitlines(True),
+                                         "valgrind", "vex"))
+    mt, rt = [int(t) for t in TIME.findall(mine)], [int(t) for t in TIME.findall(ref)]
+    out = []
+    if len(mt) != len(rt):
+        out.append(f"snapshot count: valgrind {len(rt)}, vex {len(mt)}\n")
+    if mt and rt and abs(mt[-1] - rt[-1]) > 0.005 * max(rt[-1], 1):
+        out.append(f"last time: valgrind {rt[-1]}, vex {mt[-1]} "
+                   f"({100.0 * (mt[-1] - rt[-1]) / max(rt[-1], 1):+.2f}%)\n")
+    return out
+
+
 def stderr_lines(text, regex):
     lines = [PREFIX.sub("", l) for l in text.splitlines()]
     return [l for l in lines if re.search(regex, l)]
@@ -141,8 +178,9 @@ def main():
     src = os.path.abspath(a.source)
     driver = tool("mscxx" if a.cxx else "mscc")
     compiler = tool("clangxx" if a.cxx else "clang")
-    run([driver] + cflags + [src, "-o", "prog"], native)
-    run([compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"], vg)
+    plain = [compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"]
+    run(plain if VEX else [driver] + cflags + [src, "-o", "prog"], native)
+    run(plain, vg)
 
     opts = a.options + ["--massif-out-file=" + a.out_file]
     prog_args = shlex.split(a.args)
@@ -150,9 +188,13 @@ def main():
     for kv in a.env:
         k, _, v = kv.partition("=")
         env[k] = v
-    env["MASSIF_OPTIONS"] = " ".join(o.replace("\\", "\\\\").replace(" ", "\\ ") for o in opts)
-    n = run(["./prog"] + prog_args, native, env=env, check=False)
-    env.pop("MASSIF_OPTIONS")
+    if VEX:
+        n = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"] + prog_args,
+                native, env=env, check=False)
+    else:
+        env["MASSIF_OPTIONS"] = " ".join(o.replace("\\", "\\\\").replace(" ", "\\ ") for o in opts)
+        n = run(["./prog"] + prog_args, native, env=env, check=False)
+        env.pop("MASSIF_OPTIONS")
     v = run([tool("valgrind"), "-q", "--tool=massif"] + opts + ["./prog"] + prog_args,
             vg, env=env, check=False)
 
@@ -183,6 +225,16 @@ def main():
             print(f"{side} wrote {len(files)} profile file(s), expected {a.files}: "
                   + " ".join(os.path.basename(f) for f in files))
             ok = False
+    if VEX:
+        unit_i = not any(o in ("--time-unit=B", "--time-unit=ms") for o in opts)
+        for i, (mf, rf) in enumerate(zip(nf, vf)):
+            diff = compare_files(masked_file(mf, work), masked_file(rf, work), unit_i)
+            if diff:
+                print(f"profile {i + 1}: {os.path.basename(rf)} (valgrind) vs "
+                      f"{os.path.basename(mf)} (vex)")
+                sys.stdout.writelines(diff)
+                ok = False
+        return 0 if ok else 1
     msp = shlex.split(a.ms_print_args)
     for i, (mf, rf, mine, ref) in enumerate(pair_reports(nf, vf, msp, work)):
         if mine != ref:

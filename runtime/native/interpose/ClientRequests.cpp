@@ -18,13 +18,15 @@
 //    resize's stack.
 //
 // Every other request returns its default, as natively without Valgrind
-// (RUNNING_ON_VALGRIND is 0). The request codes are valgrind.h's, part of
+// (RUNNING_ON_VALGRIND is 0). On Valgrind every request goes to Valgrind,
+// as the program wrote it (UnderValgrind.h). The request codes are valgrind.h's, part of
 // Valgrind's stable client ABI.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Record.h"
 #include "State.h"
+#include "UnderValgrind.h"
 #include "Unwind.h"
 
 #include "massif/abi.h"
@@ -48,6 +50,8 @@ bool active() {
 
 extern "C" MASSIF_EXPORT unsigned long long
 __massif_client_request(unsigned long long *Args, unsigned long long Default) {
+  if (underValgrind())
+    return valgrindRequest(Args, Default);
   unsigned long long Code = Args[0];
   if (Code != MallocLikeBlock && Code != FreeLikeBlock &&
       Code != ResizeInPlaceBlock)

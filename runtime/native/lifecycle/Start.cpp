@@ -21,6 +21,7 @@
 #include "Process.h"
 #include "State.h"
 #include "SymbolizerClient.h"
+#include "UnderValgrind.h"
 #include "Unwind.h"
 
 #include <new>
@@ -123,6 +124,9 @@ uint32_t captureMax(const Options &O) {
 
 /// Sets up everything; returns the state to enter.
 RuntimeState initialise() {
+  // On Valgrind its tool profiles the program: nothing starts here.
+  if (underValgrind())
+    return StateDisabled;
   installForkHandlers();
   if (secureMode())
     writeLine(2, "massif: warning: the program runs with privileges "

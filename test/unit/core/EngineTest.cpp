@@ -174,6 +174,32 @@ TEST(Engine, PageModeSnapshotsFromTheFirstPage) {
                        "8192 8192 0 0 empty"}));
 }
 
+TEST(Engine, PagesAreBlocksOfTheirOwnAndOnlyTheLastOneSnapshots) {
+  // Massif's ms_record_page_mem: a mapping of three pages is three blocks,
+  // and only the third one's record may take a snapshot.
+  Rig R("--time-unit=B --pages-as-heap=yes");
+  R.Prof.onPages(0x400000, 3 * 4096, R.at(0x101));
+  EXPECT_EQ(R.summaries(), Summaries({"12288 12288 0 0 empty"}));
+  uint64_t ReqB, SlopB;
+  ASSERT_TRUE(R.Prof.findBlock(0x401000, ReqB, SlopB));
+  EXPECT_EQ(ReqB, 4096u);
+  EXPECT_EQ(SlopB, 0u);
+  // Unmapping the middle page frees that block alone.
+  R.Prof.onUnmapPages(0x401000, 4096);
+  EXPECT_FALSE(R.Prof.findBlock(0x401000, ReqB, SlopB));
+  EXPECT_TRUE(R.Prof.findBlock(0x402000, ReqB, SlopB));
+  Summaries AfterMiddle = R.summaries();
+  EXPECT_EQ(AfterMiddle.back(), "16384 8192 0 0 empty");
+  // An unmapping whose first page is unknown takes no snapshot, though
+  // its other pages are freed.
+  R.Prof.onUnmapPages(0x401000, 2 * 4096);
+  EXPECT_FALSE(R.Prof.findBlock(0x402000, ReqB, SlopB));
+  EXPECT_EQ(R.summaries(), AfterMiddle);
+  // A partial page is no page.
+  R.Prof.onPages(0x500000, 100, R.at(0x101));
+  EXPECT_FALSE(R.Prof.findBlock(0x500000, ReqB, SlopB));
+}
+
 TEST(Engine, StacksAreOffByDefault) {
   Rig R("--time-unit=B");
   R.Prof.startup();

@@ -1,0 +1,89 @@
+//===- Output.cpp - The massif.out file -----------------------------------===//
+//
+// Part of massif-native's Valgrind tool, under the GNU GPL, version 2 or
+// later (see LICENSE in this folder).
+//
+// The name is expanded by Valgrind (%p, %q{VAR}, %n) at the end, so a
+// forked child writes its own file; the file is opened as Massif opens it
+// (mode 0644, truncated) and the model writes the text through a buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tool.h"
+
+using namespace massif;
+using namespace massif::vex;
+
+namespace {
+
+struct FileSink {
+  Int Fd;
+  bool Failed;
+  UInt Used;
+  char Buf[1 << 16];
+
+  bool flush() {
+    UInt Done = 0;
+    while (!Failed && Done < Used) {
+      Int N = VG_(write)(Fd, Buf + Done, (Int)(Used - Done));
+      if (N <= 0)
+        Failed = true;
+      else
+        Done += (UInt)N;
+    }
+    Used = 0;
+    return !Failed;
+  }
+};
+
+FileSink TheSink;
+
+bool writeBuffered(void *Ctx, const char *Data, size_t Len) {
+  FileSink &F = *static_cast<FileSink *>(Ctx);
+  while (Len && !F.Failed) {
+    if (F.Used == sizeof(F.Buf))
+      F.flush();
+    size_t Room = sizeof(F.Buf) - F.Used;
+    size_t N = Len < Room ? Len : Room;
+    VG_(memcpy)(F.Buf + F.Used, Data, N);
+    F.Used += (UInt)N;
+    Data += N;
+    Len -= N;
+  }
+  return !F.Failed;
+}
+
+} // namespace
+
+void vex::writeProfile() {
+  State &S = state();
+  if (!S.Ready)
+    return;
+  HChar *Path = VG_(expand_file_name)("--massif-out-file", S.Opts.OutFile);
+  Int Fd = VG_(fd_open)(Path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+  if (Fd < 0) {
+    VG_(umsg)("Error: can not open xtree output file `%s'\n", Path);
+    VG_(free)(Path);
+    return;
+  }
+  // The profile's cmd: line is the client's command as Valgrind has it.
+  XArray *Args = VG_(args_for_client);
+  UInt Argc = 1 + (UInt)VG_(sizeXA)(Args);
+  const char **Argv =
+      (const char **)VG_(malloc)("msvex.argv", Argc * sizeof(char *));
+  Argv[0] = VG_(args_the_exename);
+  for (UInt I = 1; I < Argc; ++I)
+    Argv[I] = *(const char **)VG_(indexXA)(Args, I - 1);
+
+  TheSink.Fd = Fd;
+  TheSink.Failed = false;
+  TheSink.Used = 0;
+  bool Ok = S.Prof.write(Sink{writeBuffered, &TheSink}, RunInfo{Argv, Argc});
+  Ok = TheSink.flush() && Ok;
+  VG_(close)(Fd);
+  if (!Ok)
+    VG_(umsg)("error: could not write the whole output file '%s'\n", Path);
+  VG_(free)(Argv);
+  VG_(free)(Path);
+}

@@ -1,0 +1,205 @@
+//===- Tool.cpp - The Valgrind tool: registration, options, start, end ----===//
+//
+// Part of massif-native's Valgrind tool, under the GNU GPL, version 2 or
+// later (see LICENSE in this folder).
+//
+// Valgrind calls pre_clo_init first (the tool's needs), then the option
+// handler once per tool option, then post_clo_init (the model is built
+// here, with the options), then instrument for every translation (the
+// first one is Massif's start-up snapshot) and fini at the end of the
+// process, however it ends (the profile is written there).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tool.h"
+
+#include <new>
+
+using namespace massif;
+using namespace massif::vex;
+
+// Valgrind's core keeps the start of the program's auxiliary vector here.
+extern "C" UWord *vgPlain_client_auxv;
+
+namespace {
+
+// Storage for the one State, built by pre_clo_init.
+alignas(State) char StateMem[sizeof(State)];
+State *TheState = nullptr;
+
+void *allocate(void *, size_t SizeB) {
+  return VG_(calloc)("msvex.model", 1, SizeB);
+}
+void deallocate(void *, void *P, size_t) { VG_(free)(P); }
+
+uint64_t instructionsNow(void *) { return guestInstructions(); }
+uint64_t millisecondsNow(void *) { return VG_(read_millisecond_timer)(); }
+
+Clock clockFor(const Options &O) {
+  switch (O.TimeUnit) {
+  case TimeUnit::Instructions:
+    return Clock{instructionsNow, nullptr};
+  case TimeUnit::Milliseconds:
+    return Clock{millisecondsNow, nullptr};
+  case TimeUnit::Bytes:
+    break;
+  }
+  return Clock{nullptr, nullptr};
+}
+
+/// Massif's options go to the model's parser (its desc: line lists them);
+/// --alignment and what Massif does not know go to Valgrind's malloc
+/// replacement, as Massif passes them on.
+Bool processOption(const HChar *Arg) {
+  State &S = state();
+  OptionError E;
+  bool Alignment = VG_(strncmp)(Arg, "--alignment=", 12) == 0;
+  switch (parseOption(S.Opts, Arg, S.Alloc, E)) {
+  case ParseResult::Ok:
+    return Alignment ? VG_(replacement_malloc_process_cmd_line_option)(Arg)
+                     : True;
+  case ParseResult::Help:
+    return False;
+  case ParseResult::Error:
+    break;
+  }
+  if (VG_(strncmp)(E.Text, "Unknown option", 14) == 0 || Alignment)
+    return VG_(replacement_malloc_process_cmd_line_option)(Arg);
+  // Valgrind prints the "Bad option: ARG" line itself.
+  const char *Reason = E.Text;
+  if (VG_(strncmp)(Reason, "Bad option: ", 12) == 0)
+    if (const char *Next = VG_(strchr)(Reason, '\n'))
+      Reason = Next + 1;
+  VG_(fmsg_bad_option)(Arg, "%s\n", Reason);
+  return False; // not reached: fmsg_bad_option exits
+}
+
+bool printText(void *, const char *Data, size_t Len) {
+  VG_(printf)("%.*s", (int)Len, Data);
+  return true;
+}
+
+void printUsage() { writeHelp(Sink{printText, nullptr}); }
+void printDebugUsage() { VG_(printf)("    (none)\n"); }
+
+/// msrun points Valgrind at the tool's folder with VALGRIND_LIB, which
+/// Valgrind hands on to the program. It is taken out again, so that the
+/// program's environment is the one it has under Valgrind's Massif (its
+/// start-up scans the environment, and --time-unit=i counts that). The
+/// environment and the auxiliary vector after it lie on the program's new
+/// stack, which the program has not yet touched: the entries after
+/// VALGRIND_LIB, the environment's end and the auxiliary vector all move
+/// down one word, and the core is told where the vector now begins.
+void hideToolFolder() {
+  HChar **Env = VG_(client_envp);
+  if (!Env)
+    return;
+  SizeT K = 0;
+  while (Env[K] && VG_(strncmp)(Env[K], "VALGRIND_LIB=", 13) != 0)
+    ++K;
+  if (!Env[K])
+    return;
+  SizeT N = K;
+  while (Env[N])
+    ++N;
+  UWord *Aux = reinterpret_cast<UWord *>(&Env[N + 1]);
+  if (Aux != vgPlain_client_auxv)
+    return; // not the layout the core made: leave it
+  SizeT AuxWords = 0;
+  while (Aux[AuxWords] != 0 /* AT_NULL */)
+    AuxWords += 2;
+  AuxWords += 2;
+  UWord *From = reinterpret_cast<UWord *>(&Env[K]);
+  VG_(memmove)(From, From + 1, (N - K + AuxWords) * sizeof(UWord));
+  vgPlain_client_auxv = reinterpret_cast<UWord *>(&Env[N]);
+}
+
+void postCommandLineInit() {
+  State &S = state();
+  // Every stack is captured --depth + 50 frames deep.
+  if (VG_(clo_backtrace_size) < S.Opts.Depth + 50)
+    VG_(clo_backtrace_size) = (Int)S.Opts.Depth + 50;
+  if (S.Opts.PagesAsHeap && S.Opts.Stacks)
+    VG_(fmsg_bad_option)("--pages-as-heap=yes",
+                         "Cannot be used together with --stacks=yes\n");
+  S.Depot.init(S.Alloc);
+  if (!S.Prof.init(S.Opts, S.Alloc, S.Depot, symbolizer(),
+                   clockFor(S.Opts))) {
+    VG_(umsg)("error: out of memory setting up the profile\n");
+    VG_(exit)(1);
+  }
+  registerTrackers(S.Opts);
+  hideToolFolder();
+  S.Ready = true;
+}
+
+IRSB *instrumentAndStart(VgCallbackClosure *Closure, IRSB *In,
+                         const VexGuestLayout *Layout,
+                         const VexGuestExtents *Extents,
+                         const VexArchInfo *ArchHost, IRType GuestWord,
+                         IRType HostWord) {
+  State &S = state();
+  if (!S.StartedExecuting) {
+    // Massif's start-up snapshot: when the first code is translated.
+    S.StartedExecuting = true;
+    S.Prof.startup();
+  }
+  if (S.Opts.TimeUnit != TimeUnit::Instructions)
+    return In;
+  return instrument(Closure, In, Layout, Extents, ArchHost, GuestWord,
+                    HostWord);
+}
+
+void finish(Int) { writeProfile(); }
+
+void preCommandLineInit() {
+  TheState = new (StateMem) State();
+  TheState->Alloc = Allocator{allocate, deallocate, nullptr};
+
+  VG_(details_name)("massif-native");
+  VG_(details_version)(MASSIF_NATIVE_VERSION);
+  VG_(details_description)("a heap profiler (VEX engine)");
+  VG_(details_copyright_author)(
+      "massif-native's Valgrind tool, GNU GPL'd; Valgrind's core by "
+      "Julian Seward et al.");
+  VG_(details_bug_reports_to)("the massif-native project");
+  VG_(details_avg_translation_sizeB)(330);
+  // As Massif: the stack pointer is exact at every memory access, which
+  // the stack trackers need.
+  VG_(clo_vex_control).iropt_register_updates_default =
+      VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
+
+  VG_(basic_tool_funcs)(postCommandLineInit, instrumentAndStart, finish);
+  VG_(needs_libc_freeres)();
+  VG_(needs_cxx_freeres)();
+  VG_(needs_command_line_options)(processOption, printUsage,
+                                  printDebugUsage);
+  registerHeapEvents();
+}
+
+} // namespace
+
+State &vex::state() { return *TheState; }
+
+StackId vex::captureStack(ThreadId Tid, bool ExcludeFirst) {
+  // Massif's make_ec: --depth plus 50 frames, so that stripping the
+  // alloc-fns at the top still leaves --depth.
+  static Addr Ips[200 + 50];
+  State &S = state();
+  UInt N = VG_(get_StackTrace)(Tid, Ips, (UInt)S.Opts.Depth + 50, nullptr,
+                               nullptr, 0);
+  const Addr *First = Ips;
+  if (ExcludeFirst) {
+    if (N <= 1)
+      return 0;
+    ++First;
+    --N;
+  }
+  static_assert(sizeof(Addr) == sizeof(uint64_t), "64-bit addresses");
+  return N ? S.Depot.intern(reinterpret_cast<const uint64_t *>(First), N)
+           : 0;
+}
+
+extern "C" {
+VG_DETERMINE_INTERFACE_VERSION(preCommandLineInit)
+}
