@@ -77,6 +77,7 @@ def parseArgs(argv):
     if not a.mscc:
         buildDir = os.environ.get("MASSIF_BUILD_DIR", os.path.join(ROOT, "build"))
         a.mscc = os.path.join(buildDir, "bin", "mscc")
+    os.environ["MASSIF_MSRUN"] = os.path.join(os.path.dirname(os.path.abspath(a.mscc)), "msrun")
     return a
 
 

@@ -5,6 +5,9 @@
 #                             as the ms_print alternative)
 #   lib/massif-native/        the pass plugins and the runtime archives
 #                             (the symbolizer is inside libmassif_rt.a)
+#   lib/massif-native/valgrind/  msrun --engine=vex's VALGRIND_LIB: the
+#                             tool and its preload, and links to the
+#                             system Valgrind's shared files
 #   lib/cmake/massif-native/  the CMake package and toolchain file
 #   include/massif/           the pass<->runtime contract, the file format
 #   share/man/man1/           a page per command
@@ -37,6 +40,18 @@ foreach(v ${MASSIF_EXTRA_LLVM_VERSIONS})
 endforeach()
 install(TARGETS massif_rt massif_rt_static massif_rt_cxx
         ARCHIVE DESTINATION ${MASSIF_INSTALL_LIBDIR})
+if(MASSIF_HAVE_VEX)
+  set(vgdir ${MASSIF_INSTALL_LIBDIR}/valgrind)
+  install(TARGETS massif_vex RUNTIME DESTINATION ${vgdir})
+  install(FILES ${MASSIF_VEX_PRELOAD} DESTINATION ${vgdir})
+  install(FILES runtime/vex/LICENSE DESTINATION ${vgdir})
+  # The links point at the system Valgrind, wherever the prefix goes.
+  foreach(f ${MASSIF_VEX_SHARED_FILES})
+    get_filename_component(name ${f} NAME)
+    install(CODE "file(CREATE_LINK \"${f}\"
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${vgdir}/${name}\" SYMBOLIC)")
+  endforeach()
+endif()
 install(FILES include/massif/abi.h include/massif/format.h
         DESTINATION include/massif)
 install(FILES docs/man/mscc.1 docs/man/mscxx.1 docs/man/msrun.1
@@ -77,7 +92,23 @@ set(MASSIF_DEB_DEPENDS
     "clang-${MASSIF_LLVM_VERSION}" "libc6 (>= 2.36)" "libstdc++6 (>= 12)"
     "libgcc-s1" "libdw1 (>= 0.188)" "libelf1 (>= 0.188)" "zlib1g")
 string(JOIN ", " CPACK_DEBIAN_PACKAGE_DEPENDS ${MASSIF_DEB_DEPENDS})
-set(MASSIF_DEB_SUGGESTS valgrind)
+# msrun --engine=vex runs on the Valgrind its tool was built with.
+set(MASSIF_DEB_SUGGESTS)
+if(MASSIF_HAVE_VEX)
+  execute_process(COMMAND dpkg-query -W -f=\${Version} valgrind
+                  OUTPUT_VARIABLE MASSIF_VALGRIND_DEB_VERSION
+                  ERROR_QUIET RESULT_VARIABLE rc)
+  if(rc EQUAL 0 AND MASSIF_VALGRIND_DEB_VERSION)
+    string(REGEX REPLACE "-[^-]*$" "" upstream "${MASSIF_VALGRIND_DEB_VERSION}")
+    # Any Debian revision of the same upstream release.
+    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+        "valgrind (>= ${upstream}), valgrind (<< ${upstream}+)")
+  else()
+    list(APPEND MASSIF_DEB_SUGGESTS valgrind)
+  endif()
+else()
+  list(APPEND MASSIF_DEB_SUGGESTS valgrind)
+endif()
 foreach(v ${MASSIF_EXTRA_LLVM_VERSIONS})
   list(APPEND MASSIF_DEB_SUGGESTS "clang-${v}")
 endforeach()

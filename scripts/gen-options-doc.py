@@ -44,7 +44,9 @@ def render():
            "Generated from `runtime/core/Options.def` by `scripts/gen-options-doc.py`;",
            "do not edit by hand. Every option has Massif's spelling, default and range.",
            "Give them in `MASSIF_OPTIONS` (blank-separated; a backslash escapes a",
-           "blank inside a value) or on the `msrun` command line.", "",
+           "blank inside a value) or on the `msrun` command line. Both engines",
+           "(native and VEX) take all of them; `--pages-as-heap=yes` needs VEX.",
+           "`msrun` itself also takes `--engine=native|vex` (`docs/USER-GUIDE.md`).", "",
            "| option | meaning | default |", "|---|---|---|"]
     for kind, a in rows():
         spelling, meaning, default = describe(kind, a)

@@ -50,6 +50,12 @@ def _memusageCheck(rundir, stderr):
     return None
 
 
+def _vex(*options):
+    """msrun --engine=vex beside the mscc under test (bench.py sets
+    MASSIF_MSRUN), with the options, then "--"."""
+    return [os.environ.get("MASSIF_MSRUN", "msrun"), "--engine=vex"] + list(options) + ["--"]
+
+
 @dataclass
 class Config:
     name: str
@@ -84,6 +90,26 @@ CONFIGS = [
            wrap=lambda d: ["valgrind", "--tool=massif", "--stacks=yes",
                            "--massif-out-file=massif.out.vg"],
            check=_hasFile("massif.out.vg", "massif.out"), slow=True),
+    Config("massif-B", "native", "valgrind --tool=massif --time-unit=B",
+           wrap=lambda d: ["valgrind", "--tool=massif", "--time-unit=B",
+                           "--massif-out-file=massif.out.vg"],
+           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
+    Config("massif-pages", "native", "valgrind --tool=massif --pages-as-heap=yes",
+           wrap=lambda d: ["valgrind", "--tool=massif", "--pages-as-heap=yes",
+                           "--massif-out-file=massif.out.vg"],
+           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
+    Config("vex", "native", "msrun --engine=vex",
+           wrap=lambda d: _vex("--massif-out-file=massif.out.vex"),
+           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
+    Config("vex-B", "native", "msrun --engine=vex --time-unit=B",
+           wrap=lambda d: _vex("--time-unit=B", "--massif-out-file=massif.out.vex"),
+           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
+    Config("vex-stacks", "native", "msrun --engine=vex --stacks=yes",
+           wrap=lambda d: _vex("--stacks=yes", "--massif-out-file=massif.out.vex"),
+           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
+    Config("vex-pages", "native", "msrun --engine=vex --pages-as-heap=yes",
+           wrap=lambda d: _vex("--pages-as-heap=yes", "--massif-out-file=massif.out.vex"),
+           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
     Config("heaptrack", "native", "heaptrack (record and interpret)",
            wrap=lambda d: ["heaptrack", "-o", os.path.join(d, "heaptrack.out")],
            check=_heaptrackCheck, memCap=6 * GiB, slow=True),

@@ -97,6 +97,11 @@ def goals(results, workloads):
     return rows
 
 
+# The VEX engine's configurations and Massif's with the same options.
+VEX_PAIRS = [("vex", "massif"), ("vex-B", "massif-B"),
+             ("vex-stacks", "massif-stacks"), ("vex-pages", "massif-pages")]
+
+
 def markdown(meta, workloads, configs, results, correctness):
     L = []
     L.append("# massif-native benchmark")
@@ -159,6 +164,24 @@ def markdown(meta, workloads, configs, results, correctness):
                 cpu = p.med("cpu") if p is not None and not p.error else None
                 cells.append("—" if p is None else "failed" if p.error else
                              _fmt(cpu * 1e9 / pairs if cpu is not None and pairs else None, 1))
+            L.append("| %s | " % w.name + " | ".join(cells) + " |")
+    vexPairs = [(v, m) for v, m in VEX_PAIRS
+                if any(c.name == v for c in configs) and any(c.name == m for c in configs)]
+    if vexPairs:
+        L.append("")
+        L.append("## The VEX engine against Massif, ratio of median wall times")
+        L.append("")
+        L.append("Below 1: `msrun --engine=vex` is faster than `valgrind --tool=massif` "
+                 "with the same options on the same build.")
+        L.append("")
+        L.append("| workload | " + " | ".join("%s / %s" % p for p in vexPairs) + " |")
+        L.append("|---|" + "---:|" * len(vexPairs))
+        for w in workloads:
+            cells = []
+            for v, m in vexPairs:
+                pv, pm = results.get(w.name, {}).get(v), results.get(w.name, {}).get(m)
+                ok = all(p is not None and not p.error and p.runs for p in (pv, pm))
+                cells.append(_fmt(pv.med("wall") / pm.med("wall"), 2) if ok else "—")
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
     L.append("")
     L.append("## Goal (issue 7), mscc default options")

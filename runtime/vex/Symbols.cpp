@@ -126,11 +126,21 @@ uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
   return N;
 }
 
+/// The function around Pc, for the frames the model classifies but does
+/// not print: Valgrind's name lookup, without describe_IP's formatting.
+const char *functionName(void *, uint64_t Pc) {
+  const HChar *Name;
+  if (!VG_(get_fnname)(VG_(current_DiEpoch)(), Pc, &Name))
+    return nullptr;
+  return Strings.keep(Name, VG_(strlen)(Name));
+}
+
 } // namespace
 
 Symbolizer vex::symbolizer() {
   Symbolizer S;
   S.Describe = describe;
+  S.FunctionName = functionName;
   S.Ctx = nullptr;
   return S;
 }

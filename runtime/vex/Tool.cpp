@@ -27,10 +27,25 @@ namespace {
 alignas(State) char StateMem[sizeof(State)];
 State *TheState = nullptr;
 
+// The model's memory: small pieces from Valgrind's heap; large tables
+// (the model reserves some ahead) as fresh mappings, whose pages cost
+// nothing until touched, where calloc would write every one of them.
+constexpr size_t MappedFromB = 1024 * 1024;
+
+size_t roundToPages(size_t SizeB) { return (SizeB + 4095) & ~size_t(4095); }
+
 void *allocate(void *, size_t SizeB) {
-  return VG_(calloc)("msvex.model", 1, SizeB);
+  if (SizeB < MappedFromB)
+    return VG_(calloc)("msvex.model", 1, SizeB);
+  return VG_(am_shadow_alloc)(roundToPages(SizeB));
 }
-void deallocate(void *, void *P, size_t) { VG_(free)(P); }
+
+void deallocate(void *, void *P, size_t SizeB) {
+  if (SizeB < MappedFromB)
+    VG_(free)(P);
+  else
+    VG_(am_munmap_valgrind)((Addr)P, roundToPages(SizeB));
+}
 
 uint64_t instructionsNow(void *) { return guestInstructions(); }
 uint64_t millisecondsNow(void *) { return VG_(read_millisecond_timer)(); }
@@ -183,9 +198,12 @@ State &vex::state() { return *TheState; }
 
 StackId vex::captureStack(ThreadId Tid, bool ExcludeFirst) {
   // Massif's make_ec: --depth plus 50 frames, so that stripping the
-  // alloc-fns at the top still leaves --depth.
+  // alloc-fns at the top still leaves --depth. With --heap=no the model
+  // charges nothing to stacks, and Massif unwinds none.
   static Addr Ips[200 + 50];
   State &S = state();
+  if (!S.Opts.Heap)
+    return 0;
   UInt N = VG_(get_StackTrace)(Tid, Ips, (UInt)S.Opts.Depth + 50, nullptr,
                                nullptr, 0);
   const Addr *First = Ips;
