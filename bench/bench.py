@@ -36,7 +36,9 @@ def parseArgs(argv):
     ap.add_argument("--warmup", type=int, help="unrecorded A/B rounds first (default 1; "
                                                "0 with --quick)")
     ap.add_argument("--configs", help="comma-separated subset of: " +
-                    ",".join(measure.CONFIG_NAMES) + " (or 'all')")
+                    ",".join(measure.CONFIG_NAMES) + "; 'all'; or 'vex' (the VEX "
+                    "engine against Massif: " + ",".join(measure.VEX_CONFIG_NAMES) +
+                    "); default: all but vex*, massif-B, massif-pages")
     ap.add_argument("--workloads", help="comma-separated subset of: " +
                     ",".join(w.name for w in builds.WORKLOADS))
     ap.add_argument("--no-correctness", action="store_true",
@@ -57,8 +59,12 @@ def parseArgs(argv):
         ap.error("--runs must be at least 1 and --warmup at least 0")
     if a.configs in (None, "") and a.quick:
         a.configs = ",".join(QUICK_CONFIGS)
-    if a.configs in (None, "", "all"):
+    if a.configs in (None, ""):
+        a.configs = ",".join(measure.DEFAULT_CONFIG_NAMES)
+    elif a.configs == "all":
         a.configs = ",".join(measure.CONFIG_NAMES)
+    elif a.configs == "vex":
+        a.configs = ",".join(measure.VEX_CONFIG_NAMES)
     names = a.configs.split(",")
     bad = [n for n in names if n not in measure.CONFIG_NAMES]
     if bad:

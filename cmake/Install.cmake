@@ -5,9 +5,9 @@
 #                             as the ms_print alternative)
 #   lib/massif-native/        the pass plugins and the runtime archives
 #                             (the symbolizer is inside libmassif_rt.a)
-#   lib/massif-native/valgrind/  msrun --engine=vex's VALGRIND_LIB: the
-#                             tool and its preload, and links to the
-#                             system Valgrind's shared files
+#   lib/massif-native/valgrind/  msrun --engine=vex: the tool, its launcher
+#                             and preload, and links to the system
+#                             Valgrind's files (a VALGRIND_LIB folder)
 #   lib/cmake/massif-native/  the CMake package and toolchain file
 #   include/massif/           the pass<->runtime contract, the file format
 #   share/man/man1/           a page per command
@@ -42,7 +42,11 @@ install(TARGETS massif_rt massif_rt_static massif_rt_cxx
         ARCHIVE DESTINATION ${MASSIF_INSTALL_LIBDIR})
 if(MASSIF_HAVE_VEX)
   set(vgdir ${MASSIF_INSTALL_LIBDIR}/valgrind)
-  install(TARGETS massif_vex RUNTIME DESTINATION ${vgdir})
+  install(TARGETS massif_vex massif_vex_launch RUNTIME DESTINATION ${vgdir})
+  if(MASSIF_VEX_WRAPPER)
+    install(CODE "file(CREATE_LINK \"${MASSIF_VEX_WRAPPER}\"
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${vgdir}/valgrind\" SYMBOLIC)")
+  endif()
   install(FILES ${MASSIF_VEX_PRELOAD} DESTINATION ${vgdir})
   install(FILES runtime/vex/LICENSE DESTINATION ${vgdir})
   # The links point at the system Valgrind, wherever the prefix goes.

@@ -11,8 +11,8 @@
 // Valgrind with the project's tool (VEX).
 // Natively the options reach the program's runtime through
 // MASSIF_OPTIONS and msrun replaces itself with the program; on VEX msrun
-// replaces itself with `valgrind --tool=msvex`, whose VALGRIND_LIB is the
-// tool's own folder. argv[0] is passed as typed, so the cmd: line of the
+// replaces itself with Valgrind's core and the project's tool, from the
+// tool's own folder (runtime/vex/Launch.c). argv[0] is passed as typed, so the cmd: line of the
 // profile reads as Massif's would.
 //
 //===----------------------------------------------------------------------===//
@@ -111,30 +111,33 @@ std::string selfDir() {
   return Self;
 }
 
-/// Replaces msrun with `valgrind --tool=msvex OPTIONS -- PROGRAM ARGS`.
+/// Replaces msrun with the VEX engine: the tool's launcher (through the
+/// system's valgrind wrapper script where there is one, linked in the
+/// tool's folder) with `--tool=massif -q OPTIONS -- PROGRAM ARGS`. The
+/// program then starts as under Valgrind's Massif (runtime/vex/Launch.c).
 /// Returns only on failure, with msrun's exit status.
 int runOnVex(const std::vector<const char *> &Options, char **Program) {
   std::string Lib = selfDir() + "/../lib/massif-native/valgrind";
-  std::string Tool = Lib + "/msvex-amd64-linux";
-  if (access(Tool.c_str(), X_OK) != 0) {
-    fprintf(stderr, "msrun: --engine=vex is not installed (%s is missing); "
-                    "it is built where the valgrind package is\n",
-            Tool.c_str());
+  std::string Launcher = Lib + "/valgrind.bin";
+  if (access((Lib + "/msvex-amd64-linux").c_str(), X_OK) != 0 ||
+      access(Launcher.c_str(), X_OK) != 0) {
+    fprintf(stderr, "msrun: --engine=vex is not installed (%s has no "
+                    "tool); it is built where the valgrind package is\n",
+            Lib.c_str());
     return 1;
   }
-  std::string Valgrind = massif::findProgram("valgrind");
-  if (Valgrind.empty()) {
+  if (massif::findProgram("valgrind").empty()) {
     fprintf(stderr, "msrun: --engine=vex runs on Valgrind, and no valgrind "
                     "is in PATH (install the valgrind package)\n");
     return 1;
   }
-  char Resolved[PATH_MAX];
-  setenv("VALGRIND_LIB", realpath(Lib.c_str(), Resolved) ? Resolved : Lib.c_str(),
-         1);
+  std::string Wrapper = Lib + "/valgrind";
+  if (access(Wrapper.c_str(), X_OK) == 0)
+    Launcher = Wrapper;
   // Quiet, as the native engine: the program's stderr gets only errors.
-  // Inline information is read, as Valgrind does for Massif only.
-  std::vector<const char *> Args = {"valgrind", "--tool=msvex", "-q",
-                                    "--read-inline-info=yes"};
+  // The tool stands in for Massif (--tool=massif): Valgrind's core then
+  // preloads Massif's files, and reads inline information as for Massif.
+  std::vector<const char *> Args = {"valgrind", "--tool=massif", "-q"};
   // Options already in MASSIF_OPTIONS come first, as for the native engine.
   std::vector<std::string> Inherited;
   if (const char *Env = getenv("MASSIF_OPTIONS")) {
@@ -160,9 +163,9 @@ int runOnVex(const std::vector<const char *> &Options, char **Program) {
   for (char **P = Program; *P; ++P)
     Args.push_back(*P);
   Args.push_back(nullptr);
-  execv(Valgrind.c_str(), const_cast<char **>(Args.data()));
+  execv(Launcher.c_str(), const_cast<char **>(Args.data()));
   int Err = errno;
-  fprintf(stderr, "msrun: cannot run '%s': %s\n", Valgrind.c_str(),
+  fprintf(stderr, "msrun: cannot run '%s': %s\n", Launcher.c_str(),
           strerror(Err));
   return 126;
 }

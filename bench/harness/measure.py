@@ -50,10 +50,6 @@ def _memusageCheck(rundir, stderr):
     return None
 
 
-def _vex(*options):
-    """msrun --engine=vex beside the mscc under test (bench.py sets
-    MASSIF_MSRUN), with the options, then "--"."""
-    return [os.environ.get("MASSIF_MSRUN", "msrun"), "--engine=vex"] + list(options) + ["--"]
 
 
 @dataclass
@@ -71,6 +67,30 @@ class Config:
     # enough that a warm cache no longer matters, and it would double the
     # harness's longest part. The native warm-up run still happens.
     slow: bool = False
+    # Part of a run without --configs. The VEX engine's comparison with
+    # Massif (vex*, massif-B, massif-pages) is asked for by name: it
+    # triples the harness's time.
+    default: bool = True
+
+
+def _massifConfig(name, *options, default=True):
+    """Valgrind's Massif on the native build, with the options."""
+    cmd = ["valgrind", "--tool=massif"] + list(options)
+    return Config(name, "native", " ".join(cmd),
+                  wrap=lambda d: cmd + ["--massif-out-file=massif.out.vg"],
+                  check=_hasFile("massif.out.vg", "massif.out"), slow=True,
+                  default=default)
+
+
+def _vexConfig(name, *options):
+    """msrun --engine=vex on the native build, with the options; msrun is the
+    one beside the mscc under test (bench.py sets MASSIF_MSRUN)."""
+    opts = ["--engine=vex"] + list(options)
+    return Config(name, "native", "msrun " + " ".join(opts),
+                  wrap=lambda d: [os.environ.get("MASSIF_MSRUN", "msrun")] + opts
+                  + ["--massif-out-file=massif.out.vex", "--"],
+                  check=_hasFile("massif.out.vex", "massif.out"), slow=True,
+                  default=False)
 
 
 CONFIGS = [
@@ -83,33 +103,14 @@ CONFIGS = [
     Config("mscc-stacks", "mscc", "mscc, MASSIF_OPTIONS=--stacks=yes",
            env={"MASSIF_OPTIONS": "--stacks=yes"},
            check=_hasFile("massif.out.*", "massif.out")),
-    Config("massif", "native", "valgrind --tool=massif",
-           wrap=lambda d: ["valgrind", "--tool=massif", "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
-    Config("massif-stacks", "native", "valgrind --tool=massif --stacks=yes",
-           wrap=lambda d: ["valgrind", "--tool=massif", "--stacks=yes",
-                           "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
-    Config("massif-B", "native", "valgrind --tool=massif --time-unit=B",
-           wrap=lambda d: ["valgrind", "--tool=massif", "--time-unit=B",
-                           "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
-    Config("massif-pages", "native", "valgrind --tool=massif --pages-as-heap=yes",
-           wrap=lambda d: ["valgrind", "--tool=massif", "--pages-as-heap=yes",
-                           "--massif-out-file=massif.out.vg"],
-           check=_hasFile("massif.out.vg", "massif.out"), slow=True),
-    Config("vex", "native", "msrun --engine=vex",
-           wrap=lambda d: _vex("--massif-out-file=massif.out.vex"),
-           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
-    Config("vex-B", "native", "msrun --engine=vex --time-unit=B",
-           wrap=lambda d: _vex("--time-unit=B", "--massif-out-file=massif.out.vex"),
-           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
-    Config("vex-stacks", "native", "msrun --engine=vex --stacks=yes",
-           wrap=lambda d: _vex("--stacks=yes", "--massif-out-file=massif.out.vex"),
-           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
-    Config("vex-pages", "native", "msrun --engine=vex --pages-as-heap=yes",
-           wrap=lambda d: _vex("--pages-as-heap=yes", "--massif-out-file=massif.out.vex"),
-           check=_hasFile("massif.out.vex", "massif.out"), slow=True),
+    _massifConfig("massif"),
+    _massifConfig("massif-stacks", "--stacks=yes"),
+    _massifConfig("massif-B", "--time-unit=B", default=False),
+    _massifConfig("massif-pages", "--pages-as-heap=yes", default=False),
+    _vexConfig("vex"),
+    _vexConfig("vex-B", "--time-unit=B"),
+    _vexConfig("vex-stacks", "--stacks=yes"),
+    _vexConfig("vex-pages", "--pages-as-heap=yes"),
     Config("heaptrack", "native", "heaptrack (record and interpret)",
            wrap=lambda d: ["heaptrack", "-o", os.path.join(d, "heaptrack.out")],
            check=_heaptrackCheck, memCap=6 * GiB, slow=True),
@@ -117,6 +118,9 @@ CONFIGS = [
            wrap=lambda d: ["memusage"], check=_memusageCheck),
 ]
 CONFIG_NAMES = [c.name for c in CONFIGS]
+DEFAULT_CONFIG_NAMES = [c.name for c in CONFIGS if c.default]
+VEX_CONFIG_NAMES = ["native", "massif", "vex", "massif-B", "vex-B", "massif-stacks",
+                    "vex-stacks", "massif-pages", "vex-pages"]
 
 NS_RE = re.compile(r"ns_per_pair=([0-9.]+)")
 

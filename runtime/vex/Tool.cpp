@@ -18,9 +18,6 @@
 using namespace massif;
 using namespace massif::vex;
 
-// Valgrind's core keeps the start of the program's auxiliary vector here.
-extern "C" UWord *vgPlain_client_auxv;
-
 namespace {
 
 // Storage for the one State, built by pre_clo_init.
@@ -97,38 +94,6 @@ bool printText(void *, const char *Data, size_t Len) {
 void printUsage() { writeHelp(Sink{printText, nullptr}); }
 void printDebugUsage() { VG_(printf)("    (none)\n"); }
 
-/// msrun points Valgrind at the tool's folder with VALGRIND_LIB, which
-/// Valgrind hands on to the program. It is taken out again, so that the
-/// program's environment is the one it has under Valgrind's Massif (its
-/// start-up scans the environment, and --time-unit=i counts that). The
-/// environment and the auxiliary vector after it lie on the program's new
-/// stack, which the program has not yet touched: the entries after
-/// VALGRIND_LIB, the environment's end and the auxiliary vector all move
-/// down one word, and the core is told where the vector now begins.
-void hideToolFolder() {
-  HChar **Env = VG_(client_envp);
-  if (!Env)
-    return;
-  SizeT K = 0;
-  while (Env[K] && VG_(strncmp)(Env[K], "VALGRIND_LIB=", 13) != 0)
-    ++K;
-  if (!Env[K])
-    return;
-  SizeT N = K;
-  while (Env[N])
-    ++N;
-  UWord *Aux = reinterpret_cast<UWord *>(&Env[N + 1]);
-  if (Aux != vgPlain_client_auxv)
-    return; // not the layout the core made: leave it
-  SizeT AuxWords = 0;
-  while (Aux[AuxWords] != 0 /* AT_NULL */)
-    AuxWords += 2;
-  AuxWords += 2;
-  UWord *From = reinterpret_cast<UWord *>(&Env[K]);
-  VG_(memmove)(From, From + 1, (N - K + AuxWords) * sizeof(UWord));
-  vgPlain_client_auxv = reinterpret_cast<UWord *>(&Env[N]);
-}
-
 void postCommandLineInit() {
   State &S = state();
   // Every stack is captured --depth + 50 frames deep.
@@ -144,7 +109,6 @@ void postCommandLineInit() {
     VG_(exit)(1);
   }
   registerTrackers(S.Opts);
-  hideToolFolder();
   S.Ready = true;
 }
 

@@ -78,15 +78,19 @@ void onStackDie(Addr, SizeT LenB) { stackShrinks(LenB); }
 void onSignalStackNew(Addr, SizeT LenB, ThreadId) { stackGrows(LenB); }
 void onSignalStackDie(Addr, SizeT LenB) { stackShrinks(LenB); }
 
-/// Takes the tool's preloaded malloc replacement out of LD_PRELOAD (the
-/// core has put it there, after its own vgpreload_core).
+/// Takes the preloaded malloc replacement out of LD_PRELOAD (the core has
+/// put it there, after its own vgpreload_core), as Massif does.
 void unpreloadMallocReplacement() {
   HChar *Value = VG_(getenv)(VG_(LD_PRELOAD_var_name));
   if (!Value)
     return;
+  // The tool's own, or the system's vgpreload_massif it was replaced by
+  // (Tool.cpp).
   HChar Name[64];
   VG_(snprintf)(Name, sizeof(Name), "vgpreload_%s-", ToolName);
   HChar *Entry = VG_(strstr)(Value, Name);
+  if (!Entry)
+    Entry = VG_(strstr)(Value, "vgpreload_massif-");
   if (!Entry)
     return;
   HChar *Start = Entry, *End = Entry;

@@ -8,8 +8,7 @@ conform.py and CONFORM_ENGINE=vex: the program is built with plain clang
 (no mscc), run once with `msrun --engine=vex` and once with
 `valgrind --tool=massif`, and the massif.out files must be equal (see
 conform.py). A line with --time-unit=B runs a second time without it, in
-instructions (Massif's default unit), where the snapshot counts and the
-last times (within 0.5%) must agree. Prints one line per failing run with its differences, then
+instructions (Massif's default unit). Prints one line per failing run with its differences, then
 "vex conformance: EQUAL of TOTAL runs equal (PROGRAMS programs)". Exit
 status 0 when every run is equal.
 """

@@ -1,8 +1,7 @@
 // --pages-as-heap=yes on the VEX engine: every page the program maps,
 // remaps, unmaps or reaches with the break is a block charged to the
 // call that made it, as under Massif; the start-up mappings too. The
-// massif.out files must equal Valgrind's (addresses aside), snapshot by
-// snapshot; in instructions, the snapshot count and the last time.
+// massif.out files must equal Valgrind's, line for line.
 // RUN: %vexconform %s %t.b -- --pages-as-heap=yes --time-unit=B --detailed-freq=1 --threshold=0
 // RUN: %vexconform %s %t.i -- --pages-as-heap=yes --detailed-freq=2
 // RUN: %vexconform %s %t.d -- --pages-as-heap=yes --time-unit=B --depth=2 --peak-inaccuracy=0
