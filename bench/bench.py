@@ -139,16 +139,18 @@ def main(argv):
         nativeBin = built[(w.program, "native")][0]
         args = w.args(ctx)
         stdin = w.stdin(ctx) if w.stdin else None
-        for c in a.configList:
+        for group in measure.groups(a.configList):
+            c = group[0]  # a group shares its variant (native)
             binary, why = built[(w.program, c.variant)]
             if nativeBin is None or binary is None:
-                results[w.name][c.name] = measure.Pair(
-                    error=why or built[(w.program, "native")][1])
-                log("    %-13s FAILED: %s" % (c.name, results[w.name][c.name].error))
+                for g in group:
+                    results[w.name][g.name] = measure.Pair(
+                        error=why or built[(w.program, "native")][1])
+                    log("    %-13s FAILED: %s" % (g.name, results[w.name][g.name].error))
                 continue
-            results[w.name][c.name] = measure.measurePair(
-                [nativeBin] + args, [binary] + args, c, stdin, a.runs, a.warmup,
-                a.timeout, log)
+            results[w.name].update(measure.measureRounds(
+                [nativeBin] + args, [binary] + args, group, stdin, a.runs, a.warmup,
+                a.timeout, log))
 
     compared = []
     if correctness:

@@ -262,32 +262,71 @@ class Pair:
 def measurePair(nativeArgv, argv, config, stdinPath, runs, warmup, timeout, log):
     """Native (A) and config (B) runs alternated A/B/A/B after `warmup`
     unrecorded A/B rounds. For the native config only A runs are made."""
-    pair = Pair()
+    return measureRounds(nativeArgv, argv, [config], stdinPath, runs, warmup,
+                         timeout, log)[config.name]
+
+
+def measureRounds(nativeArgv, argv, configs, stdinPath, runs, warmup, timeout, log):
+    """Rounds of one native run followed by one run of each config, after
+    `warmup` unrecorded rounds (slow configs skip theirs). Each config's
+    Pair holds its runs and the native runs of its rounds, so configs
+    measured together (Massif and the VEX engine with the same options)
+    compare within the same stretch of the machine's time."""
+    pairs = {c.name: Pair() for c in configs}
     nativeEnv = envFor(CONFIGS[0])
-    env = envFor(config)
     for i in range(warmup + runs):
         tag = "warm-up" if i < warmup else "run %d" % (i - warmup + 1)
         try:
             a = runOnce(lambda d: nativeArgv, nativeEnv, stdinPath, timeout, None, None)
         except RunFailed as e:
-            pair.error = "native run failed: %s" % e
-            return pair
-        if i >= warmup:
-            pair.native.append(a)
-        if config.name == "native" or (i < warmup and config.slow):
-            log("    %-13s %-7s native %.3fs" % (config.name, tag, a.wall))
+            for p in pairs.values():
+                p.error = p.error or "native run failed: %s" % e
+            return pairs
+        for config in configs:
+            pair = pairs[config.name]
+            if pair.error:
+                continue
+            if i >= warmup:
+                pair.native.append(a)
+            if config.name == "native" or (i < warmup and config.slow):
+                log("    %-13s %-7s native %.3fs" % (config.name, tag, a.wall))
+                continue
+            try:
+                b = runOnce(lambda d: config.wrap(d) + argv, envFor(config), stdinPath,
+                            timeout, config.memCap, config.check)
+            except RunFailed as e:
+                pair.error = str(e)
+                log("    %-13s %-7s FAILED: %s" % (config.name, tag, e))
+                continue
+            if i >= warmup:
+                pair.runs.append(b)
+            log("    %-13s %-7s native %.3fs, %s %.3fs" % (config.name, tag, a.wall,
+                                                           config.name, b.wall))
+    for config in configs:
+        if config.name == "native":
+            pairs[config.name].runs = list(pairs[config.name].native)
+    return pairs
+
+
+# The VEX engine's configurations and Massif's with the same options: each
+# pair is measured in the same rounds.
+VEX_PAIRS = [("vex", "massif"), ("vex-B", "massif-B"),
+             ("vex-stacks", "massif-stacks"), ("vex-pages", "massif-pages")]
+
+
+def groups(configs):
+    """The configs in measuring groups: a VEX configuration with its Massif
+    partner when both are asked for, every other config alone."""
+    names = {c.name: c for c in configs}
+    partner = {}
+    for v, m in VEX_PAIRS:
+        if v in names and m in names:
+            partner[v], partner[m] = m, v
+    out, done = [], set()
+    for c in configs:
+        if c.name in done:
             continue
-        try:
-            b = runOnce(lambda d: config.wrap(d) + argv, env, stdinPath, timeout,
-                        config.memCap, config.check)
-        except RunFailed as e:
-            pair.error = str(e)
-            log("    %-13s %-7s FAILED: %s" % (config.name, tag, e))
-            return pair
-        if i >= warmup:
-            pair.runs.append(b)
-        log("    %-13s %-7s native %.3fs, %s %.3fs" % (config.name, tag, a.wall,
-                                                       config.name, b.wall))
-    if config.name == "native":
-        pair.runs = list(pair.native)
-    return pair
+        group = [c] + ([names[partner[c.name]]] if c.name in partner else [])
+        done.update(g.name for g in group)
+        out.append(group)
+    return out

@@ -2,11 +2,14 @@
 
 Tables: the native baseline; wall-time, CPU-time and peak-RSS ratios of
 every configuration against the native runs interleaved with it; ns per
-malloc/free pair of the microbenchmarks; the speed goal of issue 7 checked
-against the mscc default configuration; and the correctness comparison.
+malloc/free pair of the microbenchmarks; the VEX engine against Massif
+with the same options; the speed goal of issue 7 checked against the mscc
+default configuration; and the correctness comparison.
 """
 import json
 import math
+
+from . import measure
 
 GOAL_GEOMEAN = 1.15
 GOAL_EACH = 1.5
@@ -97,11 +100,6 @@ def goals(results, workloads):
     return rows
 
 
-# The VEX engine's configurations and Massif's with the same options.
-VEX_PAIRS = [("vex", "massif"), ("vex-B", "massif-B"),
-             ("vex-stacks", "massif-stacks"), ("vex-pages", "massif-pages")]
-
-
 def markdown(meta, workloads, configs, results, correctness):
     L = []
     L.append("# massif-native benchmark")
@@ -165,14 +163,15 @@ def markdown(meta, workloads, configs, results, correctness):
                 cells.append("—" if p is None else "failed" if p.error else
                              _fmt(cpu * 1e9 / pairs if cpu is not None and pairs else None, 1))
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
-    vexPairs = [(v, m) for v, m in VEX_PAIRS
+    vexPairs = [(v, m) for v, m in measure.VEX_PAIRS
                 if any(c.name == v for c in configs) and any(c.name == m for c in configs)]
     if vexPairs:
         L.append("")
         L.append("## The VEX engine against Massif, ratio of median wall times")
         L.append("")
         L.append("Below 1: `msrun --engine=vex` is faster than `valgrind --tool=massif` "
-                 "with the same options on the same build.")
+                 "with the same options on the same build; the two are measured in the "
+                 "same rounds (native, Massif, VEX).")
         L.append("")
         L.append("| workload | " + " | ".join("%s / %s" % p for p in vexPairs) + " |")
         L.append("|---|" + "---:|" * len(vexPairs))
