@@ -138,24 +138,17 @@ int runOnVex(const std::vector<const char *> &Options, char **Program) {
   // The tool stands in for Massif (--tool=massif): Valgrind's core then
   // preloads Massif's files, and reads inline information as for Massif.
   std::vector<const char *> Args = {"valgrind", "--tool=massif", "-q"};
-  // Options already in MASSIF_OPTIONS come first, as for the native engine.
+  // Options already in MASSIF_OPTIONS come first, as for the native engine,
+  // split as the native runtime splits them.
   std::vector<std::string> Inherited;
-  if (const char *Env = getenv("MASSIF_OPTIONS")) {
-    std::string Word;
-    for (const char *C = Env;; ++C) {
-      if (*C == '\\' && C[1]) {
-        Word += *++C;
-      } else if (*C && *C != ' ' && *C != '\t' && *C != '\n') {
-        Word += *C;
-      } else {
-        if (!Word.empty())
-          Inherited.push_back(Word);
-        Word.clear();
-        if (!*C)
-          break;
-      }
-    }
-  }
+  if (const char *Env = getenv("MASSIF_OPTIONS"))
+    massif::forEachOptionWord(
+        Env, massif::Allocator{allocate, deallocate, nullptr},
+        [](void *Ctx, const char *W) {
+          static_cast<std::vector<std::string> *>(Ctx)->push_back(W);
+          return true;
+        },
+        &Inherited);
   for (const std::string &W : Inherited)
     Args.push_back(W.c_str());
   Args.insert(Args.end(), Options.begin(), Options.end());

@@ -399,12 +399,11 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
   return ParseResult::Ok;
 }
 
-ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
-                              OptionError &E) {
+bool forEachOptionWord(const char *Text, const Allocator &A,
+                       bool (*Word)(void *Ctx, const char *W), void *Ctx) {
   // Words are separated by blanks; a backslash takes the next character
   // literally (msrun escapes blanks and backslashes that way).
   const char *P = Text;
-  ParseResult Result = ParseResult::Ok;
   while (*P) {
     while (isValgrindSpace(*P))
       ++P;
@@ -414,26 +413,50 @@ ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
     for (const char *Q = P; *Q && !isValgrindSpace(*Q); ++Q, ++Len)
       if (*Q == '\\' && Q[1])
         ++Q;
-    char *Word = allocArray<char>(A, Len + 1);
-    if (!Word) {
-      FixedText(E.Text, sizeof(E.Text)).add("out of memory reading options");
-      return ParseResult::Error;
-    }
+    char *W = allocArray<char>(A, Len + 1);
+    if (!W)
+      return false;
     size_t N = 0;
     while (*P && !isValgrindSpace(*P)) {
       if (*P == '\\' && P[1])
         ++P;
-      Word[N++] = *P++;
+      W[N++] = *P++;
     }
-    Word[N] = 0;
-    ParseResult R = parseOption(O, Word, A, E);
-    freeArray(A, Word, Len + 1);
-    if (R == ParseResult::Error)
-      return R;
-    if (R == ParseResult::Help)
-      Result = R;
+    W[N] = 0;
+    bool More = Word(Ctx, W);
+    freeArray(A, W, Len + 1);
+    if (!More)
+      return false;
   }
-  return Result;
+  return true;
+}
+
+namespace {
+struct StringParse {
+  Options &O;
+  const Allocator &A;
+  OptionError &E;
+  ParseResult Result;
+};
+
+bool parseWord(void *Ctx, const char *Word) {
+  auto &S = *static_cast<StringParse *>(Ctx);
+  ParseResult R = parseOption(S.O, Word, S.A, S.E);
+  if (R != ParseResult::Ok)
+    S.Result = R;
+  return R != ParseResult::Error;
+}
+} // namespace
+
+ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
+                              OptionError &E) {
+  StringParse S{O, A, E, ParseResult::Ok};
+  if (!forEachOptionWord(Text, A, parseWord, &S) &&
+      S.Result != ParseResult::Error) {
+    FixedText(E.Text, sizeof(E.Text)).add("out of memory reading options");
+    return ParseResult::Error;
+  }
+  return S.Result;
 }
 
 size_t formatValgrindFixed2(double V, char *Buf) {

@@ -58,8 +58,16 @@ enum class ParseResult : uint8_t {
 ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
                         OptionError &E);
 
+/// Calls Word for each word of Text (the MASSIF_OPTIONS variable: words
+/// separated by Valgrind's blanks, a backslash taking the next character
+/// literally), unescaped and NUL-terminated in memory from A, valid during
+/// the call. Stops when Word returns false. Returns false then, or when
+/// memory is exhausted; true after the last word.
+bool forEachOptionWord(const char *Text, const Allocator &A,
+                       bool (*Word)(void *Ctx, const char *W), void *Ctx);
+
 /// Applies a whitespace-separated list of arguments (the MASSIF_OPTIONS
-/// variable). Stops at the first error.
+/// variable, split by forEachOptionWord). Stops at the first error.
 ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
                               OptionError &E);
 

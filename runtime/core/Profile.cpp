@@ -123,7 +123,13 @@ MASSIF_ALWAYS_INLINE void
 Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
                            uint64_t SlopB, StackId Stack,
                            bool MaybeSnapshot) {
-  uint32_t E = Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry;
+  recordIn(Addr, Id, ReqB, SlopB,
+           Opts.Heap ? entryFor(Stack) : AllocTree::NoEntry, MaybeSnapshot);
+}
+
+MASSIF_ALWAYS_INLINE void
+Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
+                        uint64_t SlopB, uint32_t E, bool MaybeSnapshot) {
   setRecord(Id, ReqB, E);
   if (!Blocks.insert(Addr, Id)) {
     Arena.release(Id);
@@ -193,9 +199,11 @@ void Profile::onPages(uint64_t Addr, uint64_t LenB, StackId Stack) {
   if (LenB < PageB)
     return;
   uint64_t Last = Addr + (LenB & ~(PageB - 1)) - PageB;
+  // Every page is charged to the same stack: one entry for the mapping.
+  uint32_t E = I.Opts.Heap ? I.entryFor(Stack) : AllocTree::NoEntry;
   for (uint64_t A = Addr; A <= Last; A += PageB)
     if (uint32_t Id = I.Arena.detached(0))
-      I.record(A, Id, PageB, 0, Stack, /*MaybeSnapshot=*/A == Last);
+      I.recordIn(A, Id, PageB, 0, E, /*MaybeSnapshot=*/A == Last);
 }
 
 void Profile::onUnmapPages(uint64_t Addr, uint64_t LenB) {

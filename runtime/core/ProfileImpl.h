@@ -92,6 +92,9 @@ struct Profile::Impl {
   /// pages of a mapping, as Massif's record_block).
   void record(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
               StackId Stack, bool MaybeSnapshot = true);
+  /// The same, for a block charged to entry E (record finds E for Stack).
+  void recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
+                uint32_t E, bool MaybeSnapshot);
   bool free(uint64_t Addr, bool MaybeSnapshot = true);
   bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                bool Replay, uint64_t GivenSlopB, StackId Stack);
