@@ -30,8 +30,9 @@ Valgrind's line for line (the work directories aside), in bytes and in
 instructions alike; with --time-unit=ms only the snapshot counts are
 compared. With CONFORM_VEX_LOOSE=1 too (for threads, which Valgrind
 interleaves as the host schedules them, so that instruction times vary
-from run to run under Massif itself), an instruction-time profile is
-compared by its snapshot count and its last time, within 0.5%.
+from run to run under Massif itself: exit-threads.c's last time moved by
+0.66% between two Massif runs on a loaded machine), an instruction-time
+profile is compared by its snapshot count and its last time, within 1%.
 
 Exit status: 0 when everything matches, 1 with the differences otherwise.
 """
@@ -120,7 +121,7 @@ def masked_file(path, workdir):
 def compare_files(mine, ref, unit_ms, loose_i):
     """Differences between two masked massif.out texts, as lines; with
     --time-unit=ms, of the snapshot counts only; loosely in instructions, of
-    the snapshot counts and the last times (0.5%)."""
+    the snapshot counts and the last times (1%)."""
     if not (unit_ms or loose_i):
         return list(difflib.unified_diff(ref.splitlines(True), mine.splitlines(True),
                                          "valgrind", "vex"))
@@ -128,7 +129,7 @@ def compare_files(mine, ref, unit_ms, loose_i):
     out = []
     if len(mt) != len(rt):
         out.append(f"snapshot count: valgrind {len(rt)}, vex {len(mt)}\n")
-    if loose_i and mt and rt and abs(mt[-1] - rt[-1]) > 0.005 * max(rt[-1], 1):
+    if loose_i and mt and rt and abs(mt[-1] - rt[-1]) > 0.01 * max(rt[-1], 1):
         out.append(f"last time: valgrind {rt[-1]}, vex {mt[-1]}\n")
     return out
 
