@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arena.h"
+#include "SystemMemory.h"
 
 #include "Lock.h"
 
@@ -60,7 +61,7 @@ unsigned classOf(size_t SizeB) {
 size_t roundToPages(size_t SizeB) { return (SizeB + PageB - 1) & ~(PageB - 1); }
 
 void *mapPages(size_t SizeB) {
-  void *P = mmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
+  void *P = systemMmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return P == MAP_FAILED ? nullptr : P;
 }
@@ -141,7 +142,7 @@ void massif::arenaDeallocate(void *P, size_t SizeB) {
     return;
   if (SizeB > MaxSmallB) {
     size_t MapB = roundToPages(SizeB);
-    munmap(P, MapB);
+    systemMunmap(P, MapB);
     __atomic_fetch_sub(&State.MappedB, MapB, __ATOMIC_RELAXED);
     return;
   }

@@ -29,6 +29,7 @@
 #include "Lock.h"
 #include "Next.h"
 #include "State.h"
+#include "SystemMemory.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -113,7 +114,7 @@ void installAltStack() {
   if (sigaltstack(nullptr, &Old) != 0 || !(Old.ss_flags & SS_DISABLE))
     return;
   constexpr size_t GuardB = 4096, StackB = 256 * 1024;
-  void *Mem = mmap(nullptr, GuardB + StackB, PROT_READ | PROT_WRITE,
+  void *Mem = systemMmap(nullptr, GuardB + StackB, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (Mem == MAP_FAILED)
     return;
@@ -123,7 +124,7 @@ void installAltStack() {
   New.ss_size = StackB;
   New.ss_flags = 0;
   if (sigaltstack(&New, nullptr) != 0)
-    munmap(Mem, GuardB + StackB);
+    systemMunmap(Mem, GuardB + StackB);
 }
 
 /// Puts SIG_DFL back, which is what the program believes is there.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmergencyHeap.h"
+#include "SystemMemory.h"
 
 #include "Glibc.h"
 
@@ -48,7 +49,7 @@ bool grow(size_t NeedB) {
   size_t SizeB = NeedB > ChunkB ? (NeedB + 4095) & ~size_t(4095) : ChunkB;
   if (NumRegions == MaxRegions)
     return false;
-  void *Mem = mmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
+  void *Mem = systemMmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (Mem == MAP_FAILED)
     return false;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LiveStarts.h"
+#include "SystemMemory.h"
 
 #include "OutFile.h"
 
@@ -21,7 +22,7 @@ uint64_t *LiveStarts::makeLeaf(uint64_t A) {
   if (A >> AddressBits)
     return nullptr;
   constexpr size_t LeafB = WordsPerLeaf * sizeof(uint64_t);
-  void *Mem = mmap(nullptr, LeafB, PROT_READ | PROT_WRITE,
+  void *Mem = systemMmap(nullptr, LeafB, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (Mem == MAP_FAILED) {
     __atomic_store_n(&Incomplete, true, __ATOMIC_RELAXED);
@@ -30,7 +31,7 @@ uint64_t *LiveStarts::makeLeaf(uint64_t A) {
   uint64_t *Leaf = (uint64_t *)Mem, *Expected = nullptr;
   if (!__atomic_compare_exchange_n(&Leaves[A >> LeafBits], &Expected, Leaf,
                                    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    munmap(Mem, LeafB); // another thread made it first
+    systemMunmap(Mem, LeafB); // another thread made it first
     Leaf = Expected;
   }
   return &Leaf[(A >> 9) & (WordsPerLeaf - 1)];

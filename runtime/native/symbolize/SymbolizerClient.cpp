@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolizerClient.h"
+#include "SystemMemory.h"
 
 #include "Arena.h"
 #include "LoadedObject.h"
@@ -161,7 +162,7 @@ bool start() {
   pid_t Pid = -1;
   if (Image >= 0 && writeWhole(Image, __massif_symbolizer_image, ImageB) &&
       socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Pair) == 0) {
-    Stack = mmap(nullptr, StackB, PROT_READ | PROT_WRITE,
+    Stack = systemMmap(nullptr, StackB, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (Stack != MAP_FAILED) {
       SpawnArgs Args = {Image, Pair[1], (char *)Stack + StackB / 2};
@@ -176,7 +177,7 @@ bool start() {
     }
   }
   if (Stack != MAP_FAILED)
-    munmap(Stack, StackB);
+    systemMunmap(Stack, StackB);
   if (Image >= 0)
     close(Image);
   if (Pair[1] >= 0)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modules.h"
+#include "SystemMemory.h"
 
 #include "Arena.h"
 #include "EhFrame.h"
@@ -333,14 +334,14 @@ void noteClosed(const Loaded &M, const char *Path) {
   size_t SizeB = M.Hi - M.Lo;
   bool Reserved = false;
   if (NumClosed < MaxClosed && Path) {
-    void *P = mmap(Want, SizeB, PROT_NONE,
+    void *P = systemMmap(Want, SizeB, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
                        MAP_FIXED_NOREPLACE,
                    -1, 0);
     if (P == Want)
       Reserved = true;
     else if (P != MAP_FAILED)
-      munmap(P, SizeB); // an old kernel took the address as a hint
+      systemMunmap(P, SizeB); // an old kernel took the address as a hint
   }
   withdrawRanges(M.Lo, M.Hi);
   if (!Reserved) {
