@@ -1,6 +1,6 @@
 # The install tree and the Debian package.
 #
-#   bin/                      mscc, mscxx, msrun, ms_print (the Debian
+#   bin/                      mscc, mscxx, msrun, ms_memusage, ms_print (the Debian
 #                             package: lib/massif-native/ms_print, offered
 #                             as the ms_print alternative)
 #   lib/massif-native/        the pass plugins and the runtime archives
@@ -23,6 +23,10 @@ set(MASSIF_INSTALL_LIBDIR lib/massif-native)
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/mscc ${CMAKE_BINARY_DIR}/bin/mscxx
         DESTINATION bin)
 install(TARGETS msrun RUNTIME DESTINATION bin)
+# ms_memusage and the library it preloads (found beside the executable as
+# ../lib/massif-native/libmsmemusage.so).
+install(TARGETS ms_memusage RUNTIME DESTINATION bin)
+install(TARGETS msmemusage LIBRARY DESTINATION ${MASSIF_INSTALL_LIBDIR})
 # ms_print: bin/ms_print in an install prefix. Valgrind's package owns
 # /usr/bin/ms_print, so the Debian package carries ours in
 # lib/massif-native/ and offers it as the ms_print alternative: the command
@@ -59,7 +63,7 @@ endif()
 install(FILES include/massif/abi.h include/massif/format.h
         DESTINATION include/massif)
 install(FILES docs/man/mscc.1 docs/man/mscxx.1 docs/man/msrun.1
-              docs/man/ms_print.1
+              docs/man/ms_print.1 docs/man/ms_memusage.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 file(GLOB MASSIF_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES README.md ${MASSIF_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
@@ -80,7 +84,7 @@ install(FILES ${CMAKE_BINARY_DIR}/cmake/massif-nativeConfig.cmake
 
 # cpack -G DEB: a package for /usr. The tools run clang-${MASSIF_LLVM_VERSION};
 # the embedded symbolizer links elfutils' libdw and libelf, the C++
-# runtime and zlib; msrun and ms_print the C++ runtime.
+# runtime and zlib; msrun and ms_print the C++ runtime; ms_memusage libgd.
 set(CPACK_PACKAGE_NAME massif-native)
 set(CPACK_PACKAGE_VENDOR "massif-native")
 set(CPACK_PACKAGE_CONTACT "massif-native developers <massif-native@localhost>")
@@ -94,7 +98,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(MASSIF_DEB_DEPENDS
     "clang-${MASSIF_LLVM_VERSION}" "libc6 (>= 2.36)" "libstdc++6 (>= 12)"
-    "libgcc-s1" "libdw1 (>= 0.188)" "libelf1 (>= 0.188)" "zlib1g")
+    "libgcc-s1" "libdw1 (>= 0.188)" "libelf1 (>= 0.188)" "zlib1g"
+    "libgd3 (>= 2.3)")
 string(JOIN ", " CPACK_DEBIAN_PACKAGE_DEPENDS ${MASSIF_DEB_DEPENDS})
 # msrun --engine=vex runs on the Valgrind its tool was built with.
 set(MASSIF_DEB_SUGGESTS)

@@ -12,6 +12,7 @@ packages=(
   libdw-dev libelf-dev zlib1g-dev libunwind-dev libc6-dbg
   googletest libgtest-dev
   valgrind
+  libgd-dev libc-devtools
 )
 
 missing=()

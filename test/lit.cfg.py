@@ -37,6 +37,7 @@ config.substitutions += [
     ("%mscxx", os.path.join(bin_dir, "mscxx")),
     ("%mscc", os.path.join(bin_dir, "mscc")),
     ("%msrun", os.path.join(bin_dir, "msrun")),
+    ("%ms_memusage", os.path.join(bin_dir, "ms_memusage")),
     ("%vg_ms_print", config.massif_vg_ms_print or "false"),
     ("%ms_print", os.path.join(bin_dir, "ms_print")),
     ("%opt", config.massif_opt),
@@ -59,6 +60,11 @@ if config.massif_vg_ms_print and os.path.exists(config.massif_vg_ms_print):
 if os.path.exists(os.path.join(lib_dir, "valgrind", "msvex-amd64-linux")):
     config.available_features.add("vex")
 config.available_features.add("llvm-" + config.massif_llvm_version)
+# glibc's memusage and memusagestat (Debian's libc-devtools): the reference
+# ms_memusage is compared with.
+for tool in ("memusage", "memusagestat"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 if shutil.which("dpkg-deb"):
     config.available_features.add("dpkg-deb")
 # Tests that make set-user-ID programs and run them as another user.

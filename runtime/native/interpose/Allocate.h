@@ -25,6 +25,7 @@
 #include "EmergencyHeap.h"
 #include "EventRing.h"
 #include "LiveStarts.h"
+#include "Memusage.h"
 #include "Record.h"
 #include "State.h"
 
@@ -64,9 +65,13 @@ MASSIF_ALWAYS_INLINE bool claimForFree(void *P) {
 }
 
 MASSIF_ALWAYS_INLINE void *doMalloc(size_t SizeB, const void *EntryFrame) {
+  if (countingForMemusage())
+    return memusageMalloc(SizeB, EntryFrame);
   if (inEmergency())
     return emergencyAllocate(SizeB);
   ThreadState *T = beginEvent();
+  if (!T && countingForMemusage()) // this call started the runtime
+    return memusageMalloc(SizeB, EntryFrame);
   void *P = marked(glibcMalloc(SizeB));
   if (T) {
     if (P)
@@ -78,12 +83,16 @@ MASSIF_ALWAYS_INLINE void *doMalloc(size_t SizeB, const void *EntryFrame) {
 
 MASSIF_ALWAYS_INLINE void *doCalloc(size_t Count, size_t SizeB,
                                     const void *EntryFrame) {
+  if (countingForMemusage())
+    return memusageCalloc(Count, SizeB, EntryFrame);
   size_t TotalB;
   if (inEmergency())
     return __builtin_mul_overflow(Count, SizeB, &TotalB)
                ? nullptr
                : emergencyAllocate(TotalB);
   ThreadState *T = beginEvent();
+  if (!T && countingForMemusage())
+    return memusageCalloc(Count, SizeB, EntryFrame);
   void *P = marked(glibcCalloc(Count, SizeB)); // NULL on overflow
   if (T) {
     if (P)
@@ -104,7 +113,9 @@ MASSIF_ALWAYS_INLINE void freeClaimed(void *P) {
   }
 }
 
-MASSIF_ALWAYS_INLINE void doFree(void *P) {
+MASSIF_ALWAYS_INLINE void doFree(void *P, const void *EntryFrame) {
+  if (countingForMemusage())
+    return memusageFree(P, EntryFrame);
   if (!P || inEmergency() || !claimForFree(P))
     return;
   if (ThreadState *T = beginEvent()) {
@@ -119,10 +130,12 @@ MASSIF_ALWAYS_INLINE void doFree(void *P) {
 /// neither freed nor moved, and the answer is NULL (ENOMEM unless freeing).
 MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
                                      const void *EntryFrame) {
+  if (countingForMemusage())
+    return memusageRealloc(P, SizeB, EntryFrame);
   if (inEmergency())
     return emergencyReallocate(P, SizeB);
   if (P && SizeB == 0) {
-    doFree(P);
+    doFree(P, EntryFrame);
     return nullptr;
   }
   if (P && TheLiveStarts.claim(P) != Claim::Live) {
@@ -130,6 +143,8 @@ MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
     return nullptr;
   }
   ThreadState *T = beginEvent();
+  if (!T && countingForMemusage())
+    return memusageRealloc(P, SizeB, EntryFrame);
   if (!T) {
     void *NewP = glibcRealloc(P, SizeB);
     TheLiveStarts.mark(NewP ? NewP : P); // on failure P is still live

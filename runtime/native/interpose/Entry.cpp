@@ -41,7 +41,7 @@ MASSIF_EXPORT void *__massif_reallocarray(void *P, size_t Count,
   return doReallocArray(P, Count, SizeB, FRAME);
 }
 
-MASSIF_EXPORT void __massif_free(void *P) { doFree(P); }
+MASSIF_EXPORT void __massif_free(void *P) { doFree(P, FRAME); }
 
 MASSIF_EXPORT void *__massif_memalign(size_t AlignB, size_t SizeB) {
   return doMemalign(AlignB, SizeB, FRAME);
@@ -67,6 +67,10 @@ MASSIF_EXPORT void *__massif_pvalloc(size_t SizeB) {
 // The resume frame is set only for the duration of the libc call; a nested
 // use (a signal handler calling strdup) saves and restores it.
 MASSIF_EXPORT char *__massif_strdup(const char *S) {
+  if (countingForMemusage()) {
+    MemusageShiftScope Shift(FRAME);
+    return strdup(S);
+  }
   ThreadState &T = thisThread();
   const void *Saved = T.ResumeFrame;
   T.ResumeFrame = FRAME;
@@ -76,6 +80,10 @@ MASSIF_EXPORT char *__massif_strdup(const char *S) {
 }
 
 MASSIF_EXPORT char *__massif_strndup(const char *S, size_t MaxB) {
+  if (countingForMemusage()) {
+    MemusageShiftScope Shift(FRAME);
+    return strndup(S, MaxB);
+  }
   ThreadState &T = thisThread();
   const void *Saved = T.ResumeFrame;
   T.ResumeFrame = FRAME;

@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
+using namespace massif;
 using namespace massif::native;
 
 namespace {
@@ -36,10 +37,21 @@ struct GuardScope {
   ~GuardScope() { endEvent(T); }
 };
 
+/// Under ms_memusage (Memusage.h): the operator runs as the program's call
+/// of it would.
+template <typename OperatorFn>
+MASSIF_ALWAYS_INLINE auto forMemusage(const void *EntryFrame,
+                                      OperatorFn Operator) {
+  MemusageShiftScope Scope(EntryFrame);
+  return Operator();
+}
+
 template <typename NewFn>
 MASSIF_ALWAYS_INLINE void *newBlock(size_t SizeB, size_t AlignB, NewFn New,
                                     const void *EntryFrame) {
-  ThreadState *T = beginEvent();
+  ThreadState *T = countingForMemusage() ? nullptr : beginEvent();
+  if (!T && countingForMemusage())
+    return forMemusage(EntryFrame, New);
   if (!T)
     return New();
   GuardScope G{*T};
@@ -88,7 +100,10 @@ bool deletesAreFrees() {
 }
 
 template <typename DeleteFn>
-MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete) {
+MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete,
+                                      const void *EntryFrame) {
+  if (countingForMemusage())
+    return forMemusage(EntryFrame, Delete);
   if (!P)
     return;
   ThreadState *T = beginEvent();
@@ -170,55 +185,55 @@ __massif_ZnamSt11align_val_tRKSt9nothrow_t(size_t SizeB, size_t AlignB,
 }
 
 MASSIF_EXPORT void __massif_ZdlPv(void *P) {
-  deleteBlock(P, [&] { ::operator delete(P); });
+  deleteBlock(P, [&] { ::operator delete(P); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPv(void *P) {
-  deleteBlock(P, [&] { ::operator delete[](P); });
+  deleteBlock(P, [&] { ::operator delete[](P); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdlPvm(void *P, size_t SizeB) {
-  deleteBlock(P, [&] { ::operator delete(P, SizeB); });
+  deleteBlock(P, [&] { ::operator delete(P, SizeB); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPvm(void *P, size_t SizeB) {
-  deleteBlock(P, [&] { ::operator delete[](P, SizeB); });
+  deleteBlock(P, [&] { ::operator delete[](P, SizeB); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdlPvRKSt9nothrow_t(void *P, const void *NoThrow) {
-  deleteBlock(P, [&] { ::operator delete(P, NOTHROW); });
+  deleteBlock(P, [&] { ::operator delete(P, NOTHROW); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPvRKSt9nothrow_t(void *P, const void *NoThrow) {
-  deleteBlock(P, [&] { ::operator delete[](P, NOTHROW); });
+  deleteBlock(P, [&] { ::operator delete[](P, NOTHROW); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdlPvSt11align_val_t(void *P, size_t AlignB) {
-  deleteBlock(P, [&] { ::operator delete(P, ALIGN(AlignB)); });
+  deleteBlock(P, [&] { ::operator delete(P, ALIGN(AlignB)); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPvSt11align_val_t(void *P, size_t AlignB) {
-  deleteBlock(P, [&] { ::operator delete[](P, ALIGN(AlignB)); });
+  deleteBlock(P, [&] { ::operator delete[](P, ALIGN(AlignB)); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdlPvmSt11align_val_t(void *P, size_t SizeB,
                                                   size_t AlignB) {
-  deleteBlock(P, [&] { ::operator delete(P, SizeB, ALIGN(AlignB)); });
+  deleteBlock(P, [&] { ::operator delete(P, SizeB, ALIGN(AlignB)); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPvmSt11align_val_t(void *P, size_t SizeB,
                                                   size_t AlignB) {
-  deleteBlock(P, [&] { ::operator delete[](P, SizeB, ALIGN(AlignB)); });
+  deleteBlock(P, [&] { ::operator delete[](P, SizeB, ALIGN(AlignB)); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdlPvSt11align_val_tRKSt9nothrow_t(
     void *P, size_t AlignB, const void *NoThrow) {
-  deleteBlock(P, [&] { ::operator delete(P, ALIGN(AlignB), NOTHROW); });
+  deleteBlock(P, [&] { ::operator delete(P, ALIGN(AlignB), NOTHROW); }, FRAME);
 }
 
 MASSIF_EXPORT void __massif_ZdaPvSt11align_val_tRKSt9nothrow_t(
     void *P, size_t AlignB, const void *NoThrow) {
-  deleteBlock(P, [&] { ::operator delete[](P, ALIGN(AlignB), NOTHROW); });
+  deleteBlock(P, [&] { ::operator delete[](P, ALIGN(AlignB), NOTHROW); }, FRAME);
 }
 
 } // extern "C"

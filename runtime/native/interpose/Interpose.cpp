@@ -24,7 +24,7 @@ extern "C" {
 
 MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(malloc)(size_t SizeB) { return doMalloc(SizeB, FRAME); }
 
-MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(free)(void *P) { doFree(P); }
+MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(free)(void *P) { doFree(P, FRAME); }
 
 MASSIF_EXPORT void *MASSIF_STANDS_IN_FOR(calloc)(size_t Count, size_t SizeB) {
   return doCalloc(Count, SizeB, FRAME);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modules.h"
+#include "Memusage.h"
 #include "Next.h"
 #include "State.h"
 
@@ -31,5 +32,10 @@ DlcloseFn realDlclose() {
 
 extern "C" MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(dlclose)(void *Handle) {
   DlcloseFn Real = realDlclose();
+  if (Real && countingForMemusage()) {
+    // The loader frees in here, as in the plain build's call.
+    MemusageShiftScope Shift(__builtin_frame_address(0));
+    return Real(Handle);
+  }
   return Real ? dlcloseNotingModules(Real, Handle) : -1;
 }

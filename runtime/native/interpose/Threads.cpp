@@ -15,6 +15,7 @@
 #include "Arena.h"
 #include "Counters.h"
 #include "EventRing.h"
+#include "Memusage.h"
 #include "Next.h"
 #include "StackProbes.h"
 #include "State.h"
@@ -71,7 +72,14 @@ extern "C" MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(pthread_create)(pthread_t *Thr
     return Real(Thread, Attr, Fn, Arg);
   A->Fn = Fn;
   A->Arg = Arg;
-  int Err = Real(Thread, Attr, startThread, A);
+  int Err;
+  if (countingForMemusage()) {
+    // Its thread's memory is allocated in here, as by the plain build's call.
+    MemusageShiftScope Shift(__builtin_frame_address(0));
+    Err = Real(Thread, Attr, startThread, A);
+  } else {
+    Err = Real(Thread, Attr, startThread, A);
+  }
   if (Err != 0)
     arenaDeallocate(A, sizeof(StartArgs));
   return Err;

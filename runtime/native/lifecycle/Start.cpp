@@ -16,6 +16,7 @@
 #include "Counters.h"
 #include "EventRing.h"
 #include "Fork.h"
+#include "RuntimeCount.h"
 #include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
@@ -127,6 +128,12 @@ RuntimeState initialise() {
   // On Valgrind its tool profiles the program: nothing starts here.
   if (underValgrind())
     return StateDisabled;
+  // Under ms_memusage the program is counted, not profiled: the runtime
+  // counts its malloc family for memusage (interpose/Memusage.h).
+  if (&__msmemusage_preloaded != nullptr) {
+    __atomic_store_n(&CountingForMemusage, true, __ATOMIC_RELEASE);
+    return StateDisabled;
+  }
   installForkHandlers();
   if (secureMode())
     writeLine(2, "massif: warning: the program runs with privileges "

@@ -13,5 +13,6 @@ using namespace massif;
 using namespace massif::native;
 
 uint32_t native::TheState = StateUninitialised;
+bool native::CountingForMemusage = false;
 
 Model native::TheModel = {};

@@ -51,6 +51,11 @@ struct ThreadState {
   uintptr_t StackLo;       ///< lowest address of this thread's stack
   uintptr_t StackHi;       ///< one past the top of this thread's stack
   const void *ResumeFrame; ///< see UnwindStart::ResumeFrame
+  /// Under ms_memusage (interpose/Memusage.h): the thread's start position
+  /// in memusage's count, and how far the runtime's own frames currently
+  /// push the thread's calls below where the plain build makes them.
+  uintptr_t MemusageStart;
+  uintptr_t MemusageShift;
 };
 
 struct ShadowEntry;

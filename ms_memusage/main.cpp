@@ -1,0 +1,234 @@
+//===- main.cpp - ms_memusage: glibc's memusage(1) for any program --------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Runs the program with libmsmemusage.so preloaded and memusage's
+// environment (MEMUSAGE_OUTPUT, MEMUSAGE_PROG_NAME, MEMUSAGE_BUFFER_SIZE,
+// MEMUSAGE_NO_TIMER, MEMUSAGE_TRACE_MMAP), as memusage's script does; the
+// library writes the summary when the program exits. With -p or --svg the
+// picture is drawn afterwards from the data file (a temporary one when -d
+// is not given), if the run wrote one. The exit status is the program's,
+// or 128 plus the signal that ended it, as from the shell.
+//
+// Unlike the script, nothing is started when it cannot finish: the
+// program must exist and be executable, and the data and picture files
+// writable, before it runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Graph.h"
+#include "Options.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+
+using namespace massif::memusage;
+
+namespace {
+
+constexpr const char *Tool = "ms_memusage";
+
+/// The temporary data file, removed on the way out, signals included.
+char TempData[PATH_MAX];
+
+void removeTempAndExit(int) {
+  if (TempData[0])
+    unlink(TempData);
+  _exit(1);
+}
+
+/// The folder of this executable's installation's private libraries:
+/// <prefix>/lib/massif-native beside <prefix>/bin.
+std::string libraryPath() {
+  char Self[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return "";
+  Self[N] = 0;
+  std::string Dir = Self;
+  Dir.erase(Dir.rfind('/'));     // bin
+  Dir.erase(Dir.rfind('/') + 1); // prefix/
+  return Dir + "lib/massif-native/libmsmemusage.so";
+}
+
+/// Finds the program as the shell would; on failure says why, with the
+/// shell's exit status for it (127: not found, 126: not executable).
+bool findProgram(const std::string &Name, std::string &Path, int &Status) {
+  auto Check = [&](const std::string &P) {
+    struct stat St;
+    if (stat(P.c_str(), &St) != 0)
+      return false;
+    Path = P;
+    return true;
+  };
+  bool Found = false;
+  if (Name.find('/') != std::string::npos) {
+    Found = Check(Name);
+    if (!Found) {
+      fprintf(stderr, "%s: %s: %s\n", Tool, Name.c_str(), strerror(errno));
+      Status = 127;
+      return false;
+    }
+  } else {
+    const char *Env = getenv("PATH");
+    std::string Dirs = Env ? Env : "/usr/local/bin:/usr/bin:/bin";
+    for (size_t Start = 0; !Found && Start <= Dirs.size();) {
+      size_t End = Dirs.find(':', Start);
+      if (End == std::string::npos)
+        End = Dirs.size();
+      std::string Dir = Dirs.substr(Start, End - Start);
+      Found = !Name.empty() && Check((Dir.empty() ? "." : Dir) + "/" + Name);
+      Start = End + 1;
+    }
+    if (!Found) {
+      fprintf(stderr, "%s: %s: command not found\n", Tool, Name.c_str());
+      Status = 127;
+      return false;
+    }
+  }
+  struct stat St;
+  if (stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode)) {
+    fprintf(stderr, "%s: %s: Is a directory\n", Tool, Name.c_str());
+    Status = 126;
+    return false;
+  }
+  if (access(Path.c_str(), X_OK) != 0) {
+    fprintf(stderr, "%s: %s: %s\n", Tool, Name.c_str(), strerror(errno));
+    Status = 126;
+    return false;
+  }
+  return true;
+}
+
+/// Whether Path can be written, creating it if need be; Created says so.
+bool checkWritable(const char *What, const std::string &Path, bool &Created) {
+  Created = access(Path.c_str(), F_OK) != 0;
+  int Fd = open(Path.c_str(), O_WRONLY | O_CREAT, 0666);
+  if (Fd < 0) {
+    fprintf(stderr, "%s: cannot write the %s '%s': %s\n", Tool, What,
+            Path.c_str(), strerror(errno));
+    return false;
+  }
+  close(Fd);
+  return true;
+}
+
+/// Runs the program; its exit status as the shell gives it.
+int runProgram(const RunOptions &O, const std::string &Path,
+               const std::string &DataFile) {
+  pid_t Child = fork();
+  if (Child < 0) {
+    fprintf(stderr, "%s: cannot start the program: %s\n", Tool,
+            strerror(errno));
+    return 1;
+  }
+  if (Child == 0) {
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    setenv("LD_PRELOAD", libraryPath().c_str(), 1);
+    if (!DataFile.empty())
+      setenv("MEMUSAGE_OUTPUT", DataFile.c_str(), 1);
+    if (!O.ProgName.empty())
+      setenv("MEMUSAGE_PROG_NAME", O.ProgName.c_str(), 1);
+    if (!O.Buffer.empty())
+      setenv("MEMUSAGE_BUFFER_SIZE", O.Buffer.c_str(), 1);
+    if (O.NoTimer)
+      setenv("MEMUSAGE_NO_TIMER", "yes", 1);
+    if (O.TraceMmap)
+      setenv("MEMUSAGE_TRACE_MMAP", "yes", 1);
+    std::vector<char *> Args;
+    for (const std::string &A : O.Program)
+      Args.push_back(const_cast<char *>(A.c_str()));
+    Args.push_back(nullptr);
+    execv(Path.c_str(), Args.data());
+    fprintf(stderr, "%s: %s: %s\n", Tool, O.Program[0].c_str(),
+            strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
+  }
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(Status))
+    return 128 + WTERMSIG(Status);
+  return WEXITSTATUS(Status);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  RunOptions O;
+  int Status = 0;
+  if (parseCommandLine(Argc, Argv, O, Status) == Parsed::Exit)
+    return Status;
+
+  std::string Path;
+  if (!findProgram(O.Program[0], Path, Status))
+    return Status;
+
+  // memusage's script names the picture <FILE>.png unless it ends so.
+  std::string Png = O.Png;
+  if (!Png.empty() && (Png.size() < 4 || Png.compare(Png.size() - 4, 4, ".png")))
+    Png += ".png";
+  bool Drawing = !Png.empty() || !O.Svg.empty();
+  bool PngCreated = false, SvgCreated = false, DataCreated = false;
+  if ((!O.Data.empty() && !checkWritable("data file", O.Data, DataCreated)) ||
+      (!Png.empty() && !checkWritable("PNG file", Png, PngCreated)) ||
+      (!O.Svg.empty() && !checkWritable("SVG file", O.Svg, SvgCreated))) {
+    if (DataCreated)
+      unlink(O.Data.c_str());
+    if (PngCreated)
+      unlink(Png.c_str());
+    return 1;
+  }
+
+  std::string DataFile = O.Data;
+  if (DataFile.empty() && Drawing) {
+    const char *Dir = getenv("TMPDIR");
+    snprintf(TempData, sizeof(TempData), "%s/memusage.XXXXXX",
+             Dir && *Dir ? Dir : "/tmp");
+    int Fd = mkstemp(TempData);
+    if (Fd < 0) {
+      fprintf(stderr, "%s: cannot create a temporary data file in %s: %s\n",
+              Tool, Dir && *Dir ? Dir : "/tmp", strerror(errno));
+      TempData[0] = 0;
+      return 1;
+    }
+    close(Fd);
+    DataFile = TempData;
+    for (int Sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE})
+      signal(Sig, removeTempAndExit);
+  }
+
+  Status = runProgram(O, Path, DataFile);
+
+  struct stat St;
+  bool HaveData = !DataFile.empty() && stat(DataFile.c_str(), &St) == 0 &&
+                  St.st_size > 0;
+  if (Drawing && HaveData) {
+    std::string Error = drawGraph(DataFile, O.Graph, Png, O.Svg);
+    if (!Error.empty())
+      fprintf(stderr, "%s: %s\n", Tool, Error.c_str());
+  } else {
+    // Nothing to draw from: no picture, as memusage leaves none.
+    if (PngCreated)
+      unlink(Png.c_str());
+    if (SvgCreated)
+      unlink(O.Svg.c_str());
+  }
+  if (TempData[0])
+    unlink(TempData);
+  return Status;
+}
