@@ -27,6 +27,10 @@
 #include "SizeTable.h"
 #include "Tally.h"
 
+/// The counting is inlined into each interposer: its frame is the one
+/// whose entry the stack reading starts from, and a call costs no more.
+#define MASSIF_MEMUSAGE_INLINE __attribute__((always_inline)) inline
+
 namespace massif {
 namespace memusage {
 
@@ -75,38 +79,41 @@ struct ProcessCount {
   // The malloc family as memusage counts it. Entry is the stack pointer
   // just after the program's call; the caller has checked counting().
 
-  void *malloc(const RealAllocator &Real, size_t Len, uintptr_t Entry,
+  MASSIF_MEMUSAGE_INLINE void *malloc(const RealAllocator &Real, size_t Len, uintptr_t Entry,
                uintptr_t &ThreadStart) {
-    Counts.request(CallMalloc, Len);
+    bool S = Tally::singleThreaded();
+    Counts.request(S, CallMalloc, Len);
     void *P = Real.Malloc(Len);
     if (!P) {
-      Counts.failed(CallMalloc);
+      Counts.failed(S, CallMalloc);
       return nullptr;
     }
     Sizes.insert(P, Len);
-    Counts.update(Len, 0, Entry - CountDepth[CallMalloc], ThreadStart);
+    Counts.update(S, Len, 0, Entry - CountDepth[CallMalloc], ThreadStart);
     return P;
   }
 
-  void *calloc(const RealAllocator &Real, size_t Count, size_t Len,
+  MASSIF_MEMUSAGE_INLINE void *calloc(const RealAllocator &Real, size_t Count, size_t Len,
                uintptr_t Entry, uintptr_t &ThreadStart) {
+    bool S = Tally::singleThreaded();
     // memusage's product wraps on overflow; glibc's calloc refuses it.
     size_t Total = Count * Len;
-    Counts.request(CallCalloc, Total);
+    Counts.request(S, CallCalloc, Total);
     void *P = Real.Calloc(Count, Len);
     if (!P) {
-      Counts.failed(CallCalloc);
+      Counts.failed(S, CallCalloc);
       return nullptr;
     }
     Sizes.insert(P, Total);
-    Counts.update(Total, 0, Entry - CountDepth[CallCalloc], ThreadStart);
+    Counts.update(S, Total, 0, Entry - CountDepth[CallCalloc], ThreadStart);
     return P;
   }
 
-  void free(const RealAllocator &Real, void *P, uintptr_t Entry,
+  MASSIF_MEMUSAGE_INLINE void free(const RealAllocator &Real, void *P, uintptr_t Entry,
             uintptr_t &ThreadStart) {
+    bool S = Tally::singleThreaded();
     if (!P) {
-      Counts.countCall(CallFree);
+      Counts.countCall(S, CallFree);
       return;
     }
     size_t Len;
@@ -114,43 +121,44 @@ struct ProcessCount {
       Real.Free(P);
       return;
     }
-    Counts.countCall(CallFree);
-    Counts.countBytes(CallFree, Len);
-    Counts.update(0, Len, Entry - CountDepth[CallFree], ThreadStart);
+    Counts.countCall(S, CallFree);
+    Counts.countBytes(S, CallFree, Len);
+    Counts.update(S, 0, Len, Entry - CountDepth[CallFree], ThreadStart);
     Real.Free(P);
   }
 
-  void *realloc(const RealAllocator &Real, void *Old, size_t Len,
+  MASSIF_MEMUSAGE_INLINE void *realloc(const RealAllocator &Real, void *Old, size_t Len,
                 uintptr_t Entry, uintptr_t &ThreadStart) {
+    bool S = Tally::singleThreaded();
     size_t OldLen = 0;
     if (Old && !Sizes.remove(Old, OldLen))
       return Real.Realloc(Old, Len);
     uintptr_t Sp = Entry - CountDepth[CallRealloc];
-    Counts.countCall(CallRealloc);
+    Counts.countCall(S, CallRealloc);
     if (Len > OldLen)
-      Counts.countGrowth(CallRealloc, Len - OldLen);
+      Counts.countGrowth(S, CallRealloc, Len - OldLen);
     if (Len == 0 && Old) {
       // A free, in glibc as in memusage's count.
-      Counts.reallocFreed();
-      Counts.countBytes(CallFree, OldLen);
-      Counts.update(0, OldLen, Sp, ThreadStart);
+      Counts.reallocFreed(S);
+      Counts.countBytes(S, CallFree, OldLen);
+      Counts.update(S, 0, OldLen, Sp, ThreadStart);
       Real.Free(Old);
       return nullptr;
     }
-    Counts.histogram(Len);
+    Counts.histogram(S, Len);
     void *P = Real.Realloc(Old, Len);
     if (!P) {
-      Counts.failed(CallRealloc);
+      Counts.failed(S, CallRealloc);
       if (Old)
         Sizes.insert(Old, OldLen); // still the program's, unchanged
       return nullptr;
     }
     if (P == Old)
-      Counts.reallocInPlace();
+      Counts.reallocInPlace(S);
     if (OldLen > Len)
-      Counts.reallocShrank();
+      Counts.reallocShrank(S);
     Sizes.insert(P, Len);
-    Counts.update(Len, OldLen, Sp, ThreadStart);
+    Counts.update(S, Len, OldLen, Sp, ThreadStart);
     return P;
   }
 };

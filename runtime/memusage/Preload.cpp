@@ -65,7 +65,7 @@ uintptr_t &threadStart() { return Runtime ? *Runtime->ThreadStart() : StartSp; }
 void onTimer(int) {
   // Nothing is allocated: the stack pointer alone is recorded.
   uintptr_t Sp = ENTRY - TimerDepth;
-  count().Counts.update(0, 0, Sp, threadStart());
+  count().Counts.update(Tally::singleThreaded(), 0, 0, Sp, threadStart());
 }
 
 /// Whether the call entered at Entry, in row C, is counted; starts the
@@ -99,14 +99,15 @@ void countMmap(void *Result, size_t Len, int Prot, int Flags, bool Counted,
   ProcessCount &P = count();
   if (!Counted || !P.Counts.tracingMmap())
     return;
+  bool S = Tally::singleThreaded();
   Call Row = (Flags & MAP_ANONYMOUS) ? CallMmapAnon
              : (Prot & PROT_WRITE)   ? CallMmapWrite
                                      : CallMmapRead;
-  P.Counts.request(Row, Len);
+  P.Counts.request(S, Row, Len);
   if (Result == nullptr)
-    P.Counts.failed(Row);
+    P.Counts.failed(S, Row);
   else if (Row == CallMmapWrite)
-    P.Counts.update(Len, 0, Entry - CountDepth[Row], threadStart());
+    P.Counts.update(S, Len, 0, Entry - CountDepth[Row], threadStart());
 }
 
 } // namespace
@@ -171,19 +172,20 @@ EXPORT void *mremap(void *Start, size_t OldLen, size_t Len, int Flags, ...) {
   ProcessCount &P = count();
   if (!Counted || !P.Counts.tracingMmap())
     return R;
-  P.Counts.countCall(CallMremap);
+  bool S = Tally::singleThreaded();
+  P.Counts.countCall(S, CallMremap);
   if (Len > OldLen)
-    P.Counts.countGrowth(CallMremap, Len - OldLen);
-  P.Counts.histogram(Len);
+    P.Counts.countGrowth(S, CallMremap, Len - OldLen);
+  P.Counts.histogram(S, Len);
   if (R == nullptr) {
-    P.Counts.failed(CallMremap);
+    P.Counts.failed(S, CallMremap);
     return R;
   }
   if (R == Start)
-    P.Counts.mremapInPlace();
+    P.Counts.mremapInPlace(S);
   if (OldLen > Len)
-    P.Counts.mremapShrank();
-  P.Counts.update(Len, OldLen, Entry - CountDepth[CallMremap], threadStart());
+    P.Counts.mremapShrank(S);
+  P.Counts.update(S, Len, OldLen, Entry - CountDepth[CallMremap], threadStart());
   return R;
 }
 
@@ -194,13 +196,14 @@ EXPORT int munmap(void *Start, size_t Len) {
   ProcessCount &P = count();
   if (!Counted || !P.Counts.tracingMmap())
     return R;
+  bool S = Tally::singleThreaded();
   int SavedErrno = errno;
-  P.Counts.countCall(CallMunmap);
+  P.Counts.countCall(S, CallMunmap);
   if (R == 0) {
-    P.Counts.countBytes(CallMunmap, Len);
-    P.Counts.update(0, Len, Entry - CountDepth[CallMunmap], threadStart());
+    P.Counts.countBytes(S, CallMunmap, Len);
+    P.Counts.update(S, 0, Len, Entry - CountDepth[CallMunmap], threadStart());
   } else {
-    P.Counts.failed(CallMunmap);
+    P.Counts.failed(S, CallMunmap);
   }
   errno = SavedErrno;
   return R;

@@ -58,28 +58,32 @@ void Tally::report() const {
           "\n",
           (unsigned long long)GrandTotal, (unsigned long)PeakHeap,
           (unsigned long)PeakStack);
-  writeRow(" malloc", Calls[CallMalloc], Bytes[CallMalloc], Failed[CallMalloc]);
+  writeRow(" malloc", Rows[CallMalloc].Calls, Rows[CallMalloc].Bytes,
+             Rows[CallMalloc].Failed);
   fputc('\n', stderr);
-  writeRow("realloc", Calls[CallRealloc], Bytes[CallRealloc],
-           Failed[CallRealloc]);
+  writeRow("realloc", Rows[CallRealloc].Calls, Rows[CallRealloc].Bytes,
+             Rows[CallRealloc].Failed);
   fprintf(stderr, "  (nomove:%ld, dec:%ld, free:%ld)\n", (long)InPlace,
           (long)Decreasing, (long)ReallocFree);
-  writeRow(" calloc", Calls[CallCalloc], Bytes[CallCalloc], Failed[CallCalloc]);
+  writeRow(" calloc", Rows[CallCalloc].Calls, Rows[CallCalloc].Bytes,
+             Rows[CallCalloc].Failed);
   fputc('\n', stderr);
   fprintf(stderr, ROW_START "   free|" ROW_END " %10lu   %12llu\n",
-          (unsigned long)Calls[CallFree], (unsigned long long)Bytes[CallFree]);
+          (unsigned long)Rows[CallFree].Calls,
+          (unsigned long long)Rows[CallFree].Bytes);
   if (TraceMmap) {
     static const char *const Labels[] = {"mmap(r)", "mmap(w)", "mmap(a)"};
     for (unsigned C = CallMmapRead; C <= CallMmapAnon; ++C) {
-      writeRow(Labels[C - CallMmapRead], Calls[C], Bytes[C], Failed[C]);
+      writeRow(Labels[C - CallMmapRead], Rows[C].Calls, Rows[C].Bytes,
+             Rows[C].Failed);
       fputc('\n', stderr);
     }
-    writeRow(" mremap", Calls[CallMremap], Bytes[CallMremap],
-             Failed[CallMremap]);
+    writeRow(" mremap", Rows[CallMremap].Calls, Rows[CallMremap].Bytes,
+             Rows[CallMremap].Failed);
     fprintf(stderr, "  (nomove: %ld, dec:%ld)\n", (long)InPlaceMremap,
             (long)DecreasingMremap);
-    writeRow(" munmap", Calls[CallMunmap], Bytes[CallMunmap],
-             Failed[CallMunmap]);
+    writeRow(" munmap", Rows[CallMunmap].Calls, Rows[CallMunmap].Bytes,
+             Rows[CallMunmap].Failed);
     fputc('\n', stderr);
   }
 

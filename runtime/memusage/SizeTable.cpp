@@ -21,7 +21,12 @@ void *mapPages(size_t SizeB) {
   void *P = massif::systemMmap(nullptr, SizeB, PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
                                0);
-  return P == MAP_FAILED ? nullptr : P;
+  if (P == MAP_FAILED)
+    return nullptr;
+  // Small pages: a transparent huge page would make each slot written
+  // resident with 2 MiB around it.
+  madvise(P, SizeB, MADV_NOHUGEPAGE);
+  return P;
 }
 
 /// Publishes Fresh in Entry unless another thread did first; returns the

@@ -98,40 +98,6 @@ bool Tally::start(const Settings &S, void (*OnTimer)(int)) {
   return true;
 }
 
-void Tally::raise(uint64_t &V, uint64_t N) {
-  uint64_t Old = __atomic_load_n(&V, __ATOMIC_RELAXED);
-  while (Old < N &&
-         !__atomic_compare_exchange_n(&V, &Old, N, true, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
-  }
-}
-
-void Tally::update(size_t Len, size_t OldLen, uintptr_t Sp,
-                   uintptr_t &ThreadStart) {
-  uint64_t Delta = (uint64_t)Len - (uint64_t)OldLen; // wraps, as memusage's
-  uint64_t Heap;
-  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED))
-    Heap = CurrentHeap += Delta;
-  else
-    Heap = __atomic_add_fetch(&CurrentHeap, Delta, __ATOMIC_RELAXED);
-  raise(PeakHeap, Heap);
-  // glibc 2.36's memusage is built as if the stack grew up (it tests
-  // _STACK_GROWS_UP with #ifdef, and the macro is defined, as 0): the start
-  // is the lowest stack pointer the thread's calls have had so far, and the
-  // stack is how far above it a call is. A thread's first call starts it.
-  if (ThreadStart == 0)
-    ThreadStart = Sp;
-  uint64_t Stack = 0;
-  if (Sp < ThreadStart)
-    ThreadStart = Sp;
-  else
-    Stack = Sp - ThreadStart;
-  raise(PeakStack, Stack);
-  raise(PeakTotal, Heap + Stack);
-  if (__atomic_load_n(&Writing, __ATOMIC_ACQUIRE))
-    writeRecord(Stack);
-}
-
 void Tally::writeRecord(uint64_t Stack) {
   uint32_t Half = BufferRecords, Whole = 2 * Half;
   uint32_t Index = __atomic_fetch_add(&BufferCount, 1, __ATOMIC_RELAXED);

@@ -102,68 +102,108 @@ public:
 
   bool tracingMmap() const { return TraceMmap; }
 
+  // Each call's updates read once whether the process has one thread
+  // (Single) and then use plain operations or atomics throughout.
+  static bool singleThreaded() {
+    return __atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+  }
+
   /// A call asking for Len bytes: its row's calls and bytes, the total,
   /// the histogram and the count of all calls.
-  void request(Call C, size_t Len) {
-    add(Calls[C], 1);
-    add(Bytes[C], Len);
-    add(GrandTotal, Len);
-    histogram(Len);
+  void request(bool Single, Call C, size_t Len) {
+    add(Single, Rows[C].Calls, 1);
+    add(Single, Rows[C].Bytes, Len);
+    add(Single, GrandTotal, Len);
+    histogram(Single, Len);
   }
   /// The histogram's bin for Len and the count of all calls.
-  void histogram(size_t Len) {
-    if (Len < HistogramLimit)
-      add(Histogram[Len / 16], 1);
-    else
-      add(Large, 1);
-    add(CallsTotal, 1);
+  void histogram(bool Single, size_t Len) {
+    add(Single, Len < HistogramLimit ? Histogram[Len / 16] : Large, 1);
+    add(Single, CallsTotal, 1);
   }
-  void countCall(Call C) { add(Calls[C], 1); }
-  void countBytes(Call C, size_t Len) { add(Bytes[C], Len); }
-  void countGrowth(Call C, size_t Len) {
-    add(Bytes[C], Len);
-    add(GrandTotal, Len);
+  void countCall(bool Single, Call C) { add(Single, Rows[C].Calls, 1); }
+  void countBytes(bool Single, Call C, size_t Len) {
+    add(Single, Rows[C].Bytes, Len);
   }
-  void failed(Call C) { add(Failed[C], 1); }
-  void reallocInPlace() { add(InPlace, 1); }
-  void reallocShrank() { add(Decreasing, 1); }
-  void reallocFreed() { add(ReallocFree, 1); }
-  void mremapInPlace() { add(InPlaceMremap, 1); }
-  void mremapShrank() { add(DecreasingMremap, 1); }
+  void countGrowth(bool Single, Call C, size_t Len) {
+    add(Single, Rows[C].Bytes, Len);
+    add(Single, GrandTotal, Len);
+  }
+  void failed(bool Single, Call C) { add(Single, Rows[C].Failed, 1); }
+  void reallocInPlace(bool Single) { add(Single, InPlace, 1); }
+  void reallocShrank(bool Single) { add(Single, Decreasing, 1); }
+  void reallocFreed(bool Single) { add(Single, ReallocFree, 1); }
+  void mremapInPlace(bool Single) { add(Single, InPlaceMremap, 1); }
+  void mremapShrank(bool Single) { add(Single, DecreasingMremap, 1); }
 
   /// The heap changed by Len - OldLen with the stack pointer at Sp, as
   /// memusage reads it; ThreadStart is the calling thread's start position
   /// (0 until its first call). Writes a record when there is a data file.
-  void update(size_t Len, size_t OldLen, uintptr_t Sp, uintptr_t &ThreadStart);
+  __attribute__((always_inline)) void update(bool Single, size_t Len,
+                                             size_t OldLen, uintptr_t Sp,
+                                             uintptr_t &ThreadStart) {
+    uint64_t Delta = (uint64_t)Len - (uint64_t)OldLen; // wraps, as memusage's
+    uint64_t Heap =
+        Single ? CurrentHeap += Delta
+               : __atomic_add_fetch(&CurrentHeap, Delta, __ATOMIC_RELAXED);
+    // glibc 2.36's memusage is built as if the stack grew up (it tests
+    // _STACK_GROWS_UP with #ifdef, and the macro is defined, as 0): the
+    // start is the lowest stack pointer the thread's calls have had so far,
+    // and the stack is how far above it a call is. A thread's first call
+    // starts it.
+    if (ThreadStart == 0 || Sp < ThreadStart)
+      ThreadStart = Sp;
+    uint64_t Stack = Sp - ThreadStart;
+    raise(Single, PeakHeap, Heap);
+    raise(Single, PeakStack, Stack);
+    raise(Single, PeakTotal, Heap + Stack);
+    if (__builtin_expect(__atomic_load_n(&Writing, __ATOMIC_ACQUIRE), 0))
+      writeRecord(Stack);
+  }
 
   /// Finishes the data file and writes the summary to standard error
   /// (memusage's destructor).
   void finish();
 
 private:
-  static void add(uint64_t &V, uint64_t N) {
-    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED))
+  static void add(bool Single, uint64_t &V, uint64_t N) {
+    if (Single)
       V += N;
     else
       __atomic_fetch_add(&V, N, __ATOMIC_RELAXED);
   }
-  static void raise(uint64_t &V, uint64_t N);
+  /// Raises V to N if below (memusage's catomic_max).
+  static void raise(bool Single, uint64_t &V, uint64_t N) {
+    if (Single) {
+      if (V < N)
+        V = N;
+      return;
+    }
+    uint64_t Old = __atomic_load_n(&V, __ATOMIC_RELAXED);
+    while (Old < N &&
+           !__atomic_compare_exchange_n(&V, &Old, N, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+  }
   void writeRecord(uint64_t Stack);
   void finishFile();
   void report() const;
 
-  uint64_t Calls[NumCalls];
-  uint64_t Failed[NumCalls];
-  uint64_t Bytes[NumCalls];
-  uint64_t GrandTotal;
-  uint64_t Histogram[HistogramBins];
-  uint64_t Large;
-  uint64_t CallsTotal;
+  // Laid out for threads: what every call writes shares as few cache
+  // lines as can be, and what every call only reads has a line of its own.
+  alignas(64) uint64_t CurrentHeap;
+  uint64_t GrandTotal, CallsTotal;
+  uint64_t PeakHeap, PeakStack, PeakTotal;
+  /// One row of the table.
+  struct Row {
+    uint64_t Calls, Bytes, Failed;
+  };
+  alignas(64) Row Rows[NumCalls];
   uint64_t InPlace, Decreasing, ReallocFree;
   uint64_t InPlaceMremap, DecreasingMremap;
-  uint64_t CurrentHeap;
-  uint64_t PeakHeap, PeakStack, PeakTotal;
-  bool TraceMmap;
+  alignas(64) uint64_t Histogram[HistogramBins];
+  uint64_t Large;
+  alignas(64) bool TraceMmap;
   bool Writing; ///< the data file is open, as Fd
   int Fd;
   uint32_t BufferRecords;

@@ -33,7 +33,8 @@ void onTimer(int) {
   int SavedErrno = errno;
   uintptr_t Sp =
       memusage::entryOf(__builtin_frame_address(0)) - memusage::TimerDepth;
-  TheMemusageCount.Counts.update(0, 0, Sp, thisThread().MemusageStart);
+  TheMemusageCount.Counts.update(memusage::Tally::singleThreaded(), 0, 0, Sp,
+                                 thisThread().MemusageStart);
   errno = SavedErrno;
 }
 
