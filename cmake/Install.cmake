@@ -27,6 +27,7 @@ install(TARGETS msrun RUNTIME DESTINATION bin)
 # ../lib/massif-native/libmsmemusage.so).
 install(TARGETS ms_memusage RUNTIME DESTINATION bin)
 install(TARGETS msmemusage LIBRARY DESTINATION ${MASSIF_INSTALL_LIBDIR})
+install(TARGETS ms_memusage_graph RUNTIME DESTINATION ${MASSIF_INSTALL_LIBDIR})
 # ms_print: bin/ms_print in an install prefix. Valgrind's package owns
 # /usr/bin/ms_print, so the Debian package carries ours in
 # lib/massif-native/ and offers it as the ms_print alternative: the command

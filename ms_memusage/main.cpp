@@ -8,7 +8,9 @@
 // library writes the summary when the program exits. With -p or --svg the
 // picture is drawn afterwards from the data file (a temporary one when -d
 // is not given), if the run wrote one. The exit status is the program's,
-// or 128 plus the signal that ended it, as from the shell.
+// or 128 plus the signal that ended it, as from the shell. The picture is
+// drawn by a process of its own (GraphMain.cpp), as memusage's by
+// memusagestat, so that the launcher does not load libgd.
 //
 // Unlike the script, nothing is started when it cannot finish: the
 // program must exist and be executable, and the data and picture files
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 using namespace massif::memusage;
 
@@ -47,9 +50,9 @@ void removeTempAndExit(int) {
   _exit(1);
 }
 
-/// The folder of this executable's installation's private libraries:
-/// <prefix>/lib/massif-native beside <prefix>/bin.
-std::string libraryPath() {
+/// A file of this installation's private folder, <prefix>/lib/massif-native
+/// beside <prefix>/bin.
+std::string privateFile(const char *Name) {
   char Self[PATH_MAX];
   ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
   if (N <= 0)
@@ -58,7 +61,52 @@ std::string libraryPath() {
   std::string Dir = Self;
   Dir.erase(Dir.rfind('/'));     // bin
   Dir.erase(Dir.rfind('/') + 1); // prefix/
-  return Dir + "lib/massif-native/libmsmemusage.so";
+  return Dir + "lib/massif-native/" + Name;
+}
+
+/// Waits for Child; its status as the shell gives it.
+int waitFor(pid_t Child) {
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(Status))
+    return 128 + WTERMSIG(Status);
+  return WEXITSTATUS(Status);
+}
+
+/// Draws the picture with ms_memusage-graph (GraphMain.cpp), as memusage
+/// draws with memusagestat. Whether it was drawn.
+bool drawPicture(const std::string &DataFile, const GraphOptions &G,
+                 const std::string &Png, const std::string &Svg) {
+  std::string Graph = privateFile("ms_memusage-graph");
+  std::vector<std::string> Args = {Graph};
+  if (G.TimeBased)
+    Args.push_back("-t");
+  if (G.Total)
+    Args.push_back("-T");
+  if (G.HasTitle)
+    Args.insert(Args.end(), {"-s", G.Title});
+  Args.insert(Args.end(), {"-x", std::to_string(G.XSize), "-y",
+                           std::to_string(G.YSize)});
+  if (!Png.empty())
+    Args.insert(Args.end(), {"--png", Png});
+  if (!Svg.empty())
+    Args.insert(Args.end(), {"--svg", Svg});
+  Args.push_back(DataFile);
+  std::vector<char *> Argv;
+  for (std::string &A : Args)
+    Argv.push_back(&A[0]);
+  Argv.push_back(nullptr);
+  pid_t Child = fork();
+  if (Child < 0)
+    return false;
+  if (Child == 0) {
+    execv(Graph.c_str(), Argv.data());
+    fprintf(stderr, "%s: cannot run %s: %s\n", Tool, Graph.c_str(),
+            strerror(errno));
+    _exit(1);
+  }
+  return waitFor(Child) == 0;
 }
 
 /// Finds the program as the shell would; on failure says why, with the
@@ -138,7 +186,7 @@ int runProgram(const RunOptions &O, const std::string &Path,
     signal(SIGQUIT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    setenv("LD_PRELOAD", libraryPath().c_str(), 1);
+    setenv("LD_PRELOAD", privateFile("libmsmemusage.so").c_str(), 1);
     if (!DataFile.empty())
       setenv("MEMUSAGE_OUTPUT", DataFile.c_str(), 1);
     if (!O.ProgName.empty())
@@ -158,12 +206,7 @@ int runProgram(const RunOptions &O, const std::string &Path,
             strerror(errno));
     _exit(errno == ENOENT ? 127 : 126);
   }
-  int Status = 0;
-  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(Status))
-    return 128 + WTERMSIG(Status);
-  return WEXITSTATUS(Status);
+  return waitFor(Child);
 }
 
 } // namespace
@@ -218,9 +261,7 @@ int main(int Argc, char **Argv) {
   bool HaveData = !DataFile.empty() && stat(DataFile.c_str(), &St) == 0 &&
                   St.st_size > 0;
   if (Drawing && HaveData) {
-    std::string Error = drawGraph(DataFile, O.Graph, Png, O.Svg);
-    if (!Error.empty())
-      fprintf(stderr, "%s: %s\n", Tool, Error.c_str());
+    drawPicture(DataFile, O.Graph, Png, O.Svg); // it says what went wrong
   } else {
     // Nothing to draw from: no picture, as memusage leaves none.
     if (PngCreated)
