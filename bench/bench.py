@@ -38,7 +38,9 @@ def parseArgs(argv):
     ap.add_argument("--configs", help="comma-separated subset of: " +
                     ",".join(measure.CONFIG_NAMES) + "; 'all'; or 'vex' (the VEX "
                     "engine against Massif: " + ",".join(measure.VEX_CONFIG_NAMES) +
-                    "); default: all but vex*, massif-B, massif-pages")
+                    "); or 'memusage' (ms_memusage against glibc's memusage: " +
+                    ",".join(measure.MEMUSAGE_CONFIG_NAMES) + "); default: all but "
+                    "vex*, massif-B, massif-pages, ms_memusage*")
     ap.add_argument("--workloads", help="comma-separated subset of: " +
                     ",".join(w.name for w in builds.WORKLOADS))
     ap.add_argument("--no-correctness", action="store_true",
@@ -65,6 +67,8 @@ def parseArgs(argv):
         a.configs = ",".join(measure.CONFIG_NAMES)
     elif a.configs == "vex":
         a.configs = ",".join(measure.VEX_CONFIG_NAMES)
+    elif a.configs == "memusage":
+        a.configs = ",".join(measure.MEMUSAGE_CONFIG_NAMES)
     names = a.configs.split(",")
     bad = [n for n in names if n not in measure.CONFIG_NAMES]
     if bad:
@@ -84,6 +88,8 @@ def parseArgs(argv):
         buildDir = os.environ.get("MASSIF_BUILD_DIR", os.path.join(ROOT, "build"))
         a.mscc = os.path.join(buildDir, "bin", "mscc")
     os.environ["MASSIF_MSRUN"] = os.path.join(os.path.dirname(os.path.abspath(a.mscc)), "msrun")
+    os.environ["MASSIF_MS_MEMUSAGE"] = os.path.join(os.path.dirname(os.path.abspath(a.mscc)),
+                                                    "ms_memusage")
     return a
 
 

@@ -93,6 +93,15 @@ def _vexConfig(name, *options):
                   default=False)
 
 
+def _msMemusageConfig(name, variant):
+    """ms_memusage on a build: on the native one its preloaded library
+    counts, on the mscc one the runtime does. The ms_memusage beside the
+    mscc under test (bench.py sets MASSIF_MS_MEMUSAGE)."""
+    return Config(name, variant, "ms_memusage on the %s build" % variant,
+                  wrap=lambda d: [os.environ.get("MASSIF_MS_MEMUSAGE", "ms_memusage")],
+                  check=_memusageCheck, default=False)
+
+
 CONFIGS = [
     Config("native", "native", "clang-19 -O2 -g -gdwarf-4, no profiler"),
     Config("mscc", "mscc", "mscc -O2 -g, default options",
@@ -116,9 +125,12 @@ CONFIGS = [
            check=_heaptrackCheck, memCap=6 * GiB, slow=True),
     Config("memusage", "native", "glibc memusage (LD_PRELOAD counters)",
            wrap=lambda d: ["memusage"], check=_memusageCheck),
+    _msMemusageConfig("ms_memusage", "native"),
+    _msMemusageConfig("ms_memusage-mscc", "mscc"),
 ]
 CONFIG_NAMES = [c.name for c in CONFIGS]
 DEFAULT_CONFIG_NAMES = [c.name for c in CONFIGS if c.default]
+MEMUSAGE_CONFIG_NAMES = ["native", "memusage", "ms_memusage", "ms_memusage-mscc"]
 VEX_CONFIG_NAMES = ["native", "massif", "vex", "massif-B", "vex-B", "massif-stacks",
                     "vex-stacks", "massif-pages", "vex-pages"]
 
@@ -312,6 +324,8 @@ def measureRounds(nativeArgv, argv, configs, stdinPath, runs, warmup, timeout, l
 # pair is measured in the same rounds.
 VEX_PAIRS = [("vex", "massif"), ("vex-B", "massif-B"),
              ("vex-stacks", "massif-stacks"), ("vex-pages", "massif-pages")]
+# ms_memusage and glibc's memusage on the same build, in the same rounds.
+MEMUSAGE_PAIRS = [("ms_memusage", "memusage")]
 
 
 def groups(configs):
@@ -319,7 +333,7 @@ def groups(configs):
     partner when both are asked for, every other config alone."""
     names = {c.name: c for c in configs}
     partner = {}
-    for v, m in VEX_PAIRS:
+    for v, m in VEX_PAIRS + MEMUSAGE_PAIRS:
         if v in names and m in names:
             partner[v], partner[m] = m, v
     out, done = [], set()

@@ -182,6 +182,29 @@ def markdown(meta, workloads, configs, results, correctness):
                 ok = all(p is not None and not p.error and p.runs for p in (pv, pm))
                 cells.append(_fmt(pv.med("wall") / pm.med("wall"), 2) if ok else "—")
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
+    muPairs = [(v, m) for v, m in measure.MEMUSAGE_PAIRS
+               if any(c.name == v for c in configs) and any(c.name == m for c in configs)]
+    if muPairs:
+        L.append("")
+        L.append("## ms_memusage against glibc's memusage, ratio of median wall times")
+        L.append("")
+        L.append("Both on the native build, measured in the same rounds (native, memusage, "
+                 "ms_memusage); the budget is 1.05.")
+        L.append("")
+        L.append("| workload | native | memusage / native | ms_memusage / native | "
+                 "ms_memusage / memusage |")
+        L.append("|---|---:|---:|---:|---:|")
+        for w in workloads:
+            for v, m in muPairs:
+                pv, pm = results.get(w.name, {}).get(v), results.get(w.name, {}).get(m)
+                ok = all(p is not None and not p.error and p.runs for p in (pv, pm))
+                if not ok:
+                    L.append("| %s | — | — | — | — |" % w.name)
+                    continue
+                # Each against the native runs of its own rounds.
+                L.append("| %s | %.3f s | %s | %s | %s |" % (
+                    w.name, pm.med("wall", "native"), _fmt(pm.ratio("wall"), 2),
+                    _fmt(pv.ratio("wall"), 2), _fmt(pv.med("wall") / pm.med("wall"), 2)))
     L.append("")
     L.append("## Goal (issue 7), mscc default options")
     L.append("")
