@@ -100,6 +100,12 @@ def goals(results, workloads):
     return rows
 
 
+def _presentPairs(pairs, configs):
+    """The pairs of configurations both of which were measured."""
+    names = {c.name for c in configs}
+    return [(a, b) for a, b in pairs if a in names and b in names]
+
+
 def markdown(meta, workloads, configs, results, correctness):
     L = []
     L.append("# massif-native benchmark")
@@ -163,8 +169,7 @@ def markdown(meta, workloads, configs, results, correctness):
                 cells.append("—" if p is None else "failed" if p.error else
                              _fmt(cpu * 1e9 / pairs if cpu is not None and pairs else None, 1))
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
-    vexPairs = [(v, m) for v, m in measure.VEX_PAIRS
-                if any(c.name == v for c in configs) and any(c.name == m for c in configs)]
+    vexPairs = _presentPairs(measure.VEX_PAIRS, configs)
     if vexPairs:
         L.append("")
         L.append("## The VEX engine against Massif, ratio of median wall times")
@@ -182,8 +187,7 @@ def markdown(meta, workloads, configs, results, correctness):
                 ok = all(p is not None and not p.error and p.runs for p in (pv, pm))
                 cells.append(_fmt(pv.med("wall") / pm.med("wall"), 2) if ok else "—")
             L.append("| %s | " % w.name + " | ".join(cells) + " |")
-    muPairs = [(v, m) for v, m in measure.MEMUSAGE_PAIRS
-               if any(c.name == v for c in configs) and any(c.name == m for c in configs)]
+    muPairs = _presentPairs(measure.MEMUSAGE_PAIRS, configs)
     if muPairs:
         L.append("")
         L.append("## ms_memusage against glibc's memusage, ratio of median wall times")

@@ -76,6 +76,20 @@ struct ProcessCount {
     return Counted;
   }
 
+  /// glibc's answer P to a request of Len bytes counted in row C: a
+  /// failure, or a block whose size is kept and which updates the heap.
+  MASSIF_MEMUSAGE_INLINE void *allocated(bool S, Call C, void *P, size_t Len,
+                                         uintptr_t Entry,
+                                         uintptr_t &ThreadStart) {
+    if (!P) {
+      Counts.failed(S, C);
+      return nullptr;
+    }
+    Sizes.insert(P, Len);
+    Counts.update(S, Len, 0, Entry - CountDepth[C], ThreadStart);
+    return P;
+  }
+
   // The malloc family as memusage counts it. Entry is the stack pointer
   // just after the program's call; the caller has checked counting().
 
@@ -83,14 +97,7 @@ struct ProcessCount {
                uintptr_t &ThreadStart) {
     bool S = Tally::singleThreaded();
     Counts.request(S, CallMalloc, Len);
-    void *P = Real.Malloc(Len);
-    if (!P) {
-      Counts.failed(S, CallMalloc);
-      return nullptr;
-    }
-    Sizes.insert(P, Len);
-    Counts.update(S, Len, 0, Entry - CountDepth[CallMalloc], ThreadStart);
-    return P;
+    return allocated(S, CallMalloc, Real.Malloc(Len), Len, Entry, ThreadStart);
   }
 
   MASSIF_MEMUSAGE_INLINE void *calloc(const RealAllocator &Real, size_t Count, size_t Len,
@@ -99,14 +106,8 @@ struct ProcessCount {
     // memusage's product wraps on overflow; glibc's calloc refuses it.
     size_t Total = Count * Len;
     Counts.request(S, CallCalloc, Total);
-    void *P = Real.Calloc(Count, Len);
-    if (!P) {
-      Counts.failed(S, CallCalloc);
-      return nullptr;
-    }
-    Sizes.insert(P, Total);
-    Counts.update(S, Total, 0, Entry - CountDepth[CallCalloc], ThreadStart);
-    return P;
+    return allocated(S, CallCalloc, Real.Calloc(Count, Len), Total, Entry,
+                     ThreadStart);
   }
 
   MASSIF_MEMUSAGE_INLINE void free(const RealAllocator &Real, void *P, uintptr_t Entry,

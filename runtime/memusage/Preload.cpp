@@ -93,12 +93,14 @@ template <typename FnT> FnT next(FnT &Fn, const char *Name) {
   return Fn;
 }
 
-/// Counts an mmap that answered Result.
-void countMmap(void *Result, size_t Len, int Prot, int Flags, bool Counted,
-               uintptr_t Entry) {
+/// glibc's mmap or mmap64 (Real), counted for the call entered at Entry.
+void *mapCounted(MmapFn Real, uintptr_t Entry, void *Addr, size_t Len,
+                 int Prot, int Flags, int Fd, off_t Offset) {
+  bool Counted = begin(CallMmapAnon, Entry);
+  void *Result = Real(Addr, Len, Prot, Flags, Fd, Offset);
   ProcessCount &P = count();
   if (!Counted || !P.Counts.tracingMmap())
-    return;
+    return Result;
   bool S = Tally::singleThreaded();
   Call Row = (Flags & MAP_ANONYMOUS) ? CallMmapAnon
              : (Prot & PROT_WRITE)   ? CallMmapWrite
@@ -108,6 +110,7 @@ void countMmap(void *Result, size_t Len, int Prot, int Flags, bool Counted,
     P.Counts.failed(S, Row);
   else if (Row == CallMmapWrite)
     P.Counts.update(S, Len, 0, Entry - CountDepth[Row], threadStart());
+  return Result;
 }
 
 } // namespace
@@ -142,20 +145,14 @@ EXPORT void *realloc(void *Old, size_t Len) {
 
 EXPORT void *mmap(void *Addr, size_t Len, int Prot, int Flags, int Fd,
                   off_t Offset) {
-  uintptr_t Entry = ENTRY;
-  bool Counted = begin(CallMmapAnon, Entry);
-  void *R = next(RealMmap, "mmap")(Addr, Len, Prot, Flags, Fd, Offset);
-  countMmap(R, Len, Prot, Flags, Counted, Entry);
-  return R;
+  return mapCounted(next(RealMmap, "mmap"), ENTRY, Addr, Len, Prot, Flags, Fd,
+                    Offset);
 }
 
 EXPORT void *mmap64(void *Addr, size_t Len, int Prot, int Flags, int Fd,
                     off_t Offset) {
-  uintptr_t Entry = ENTRY;
-  bool Counted = begin(CallMmapAnon, Entry);
-  void *R = next(RealMmap64, "mmap64")(Addr, Len, Prot, Flags, Fd, Offset);
-  countMmap(R, Len, Prot, Flags, Counted, Entry);
-  return R;
+  return mapCounted(next(RealMmap64, "mmap64"), ENTRY, Addr, Len, Prot, Flags,
+                    Fd, Offset);
 }
 
 EXPORT void *mremap(void *Start, size_t OldLen, size_t Len, int Flags, ...) {

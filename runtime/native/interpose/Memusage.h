@@ -71,41 +71,57 @@ struct MemusageShiftScope {
   MemusageShiftScope &operator=(const MemusageShiftScope &) = delete;
 };
 
-MASSIF_ALWAYS_INLINE void *memusageMalloc(size_t SizeB,
-                                          const void *EntryFrame) {
+/// Counts the call in row C entered with EntryFrame (Count, given the
+/// entry), or passes it to glibc uncounted (Forward).
+template <typename CountFn, typename ForwardFn>
+MASSIF_ALWAYS_INLINE auto countForMemusage(memusage::Call C,
+                                           const void *EntryFrame,
+                                           CountFn Count, ForwardFn Forward) {
   ThreadState &T = thisThread();
   uintptr_t Entry;
-  if (!memusageEntry(T, memusage::CallMalloc, EntryFrame, Entry))
-    return MemusageGlibc.Malloc(SizeB);
-  return TheMemusageCount.malloc(MemusageGlibc, SizeB, Entry, T.MemusageStart);
+  if (!memusageEntry(T, C, EntryFrame, Entry))
+    return Forward();
+  return Count(Entry, T.MemusageStart);
+}
+
+MASSIF_ALWAYS_INLINE void *memusageMalloc(size_t SizeB,
+                                          const void *EntryFrame) {
+  return countForMemusage(
+      memusage::CallMalloc, EntryFrame,
+      [&](uintptr_t Entry, uintptr_t &Start) {
+        return TheMemusageCount.malloc(MemusageGlibc, SizeB, Entry, Start);
+      },
+      [&] { return MemusageGlibc.Malloc(SizeB); });
 }
 
 MASSIF_ALWAYS_INLINE void *memusageCalloc(size_t Count, size_t SizeB,
                                           const void *EntryFrame) {
-  ThreadState &T = thisThread();
-  uintptr_t Entry;
-  if (!memusageEntry(T, memusage::CallCalloc, EntryFrame, Entry))
-    return MemusageGlibc.Calloc(Count, SizeB);
-  return TheMemusageCount.calloc(MemusageGlibc, Count, SizeB, Entry,
-                                 T.MemusageStart);
+  return countForMemusage(
+      memusage::CallCalloc, EntryFrame,
+      [&](uintptr_t Entry, uintptr_t &Start) {
+        return TheMemusageCount.calloc(MemusageGlibc, Count, SizeB, Entry,
+                                       Start);
+      },
+      [&] { return MemusageGlibc.Calloc(Count, SizeB); });
 }
 
 MASSIF_ALWAYS_INLINE void *memusageRealloc(void *P, size_t SizeB,
                                            const void *EntryFrame) {
-  ThreadState &T = thisThread();
-  uintptr_t Entry;
-  if (!memusageEntry(T, memusage::CallRealloc, EntryFrame, Entry))
-    return MemusageGlibc.Realloc(P, SizeB);
-  return TheMemusageCount.realloc(MemusageGlibc, P, SizeB, Entry,
-                                  T.MemusageStart);
+  return countForMemusage(
+      memusage::CallRealloc, EntryFrame,
+      [&](uintptr_t Entry, uintptr_t &Start) {
+        return TheMemusageCount.realloc(MemusageGlibc, P, SizeB, Entry, Start);
+      },
+      [&] { return MemusageGlibc.Realloc(P, SizeB); });
 }
 
 MASSIF_ALWAYS_INLINE void memusageFree(void *P, const void *EntryFrame) {
-  ThreadState &T = thisThread();
-  uintptr_t Entry;
-  if (!memusageEntry(T, memusage::CallFree, EntryFrame, Entry))
-    return MemusageGlibc.Free(P);
-  TheMemusageCount.free(MemusageGlibc, P, Entry, T.MemusageStart);
+  countForMemusage(
+      memusage::CallFree, EntryFrame,
+      [&](uintptr_t Entry, uintptr_t &Start) {
+        TheMemusageCount.free(MemusageGlibc, P, Entry, Start);
+      },
+      [&] { MemusageGlibc.Free(P); });
 }
 
 } // namespace native
