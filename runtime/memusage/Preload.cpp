@@ -68,14 +68,33 @@ void onTimer(int) {
   count().Counts.update(Tally::singleThreaded(), 0, 0, Sp, threadStart());
 }
 
+/// Finds the runtime of an mscc-built program (RuntimeCount.h), built
+/// from the same count as this library; whether there is one.
+bool attachToRuntime() {
+  if (Runtime)
+    return true;
+  if (!__massif_memusage_count)
+    return false;
+  RuntimeCount *R = __massif_memusage_count();
+  if (!R || R->Version != RuntimeCountVersion ||
+      R->CountSize != sizeof(ProcessCount))
+    return false;
+  Runtime = R;
+  return true;
+}
+
 /// Whether the call entered at Entry, in row C, is counted; starts the
-/// count at the process's first call.
+/// count at the process's first call (in an mscc-built program, the
+/// runtime's, which only the mmap family reaches here).
 inline bool begin(Call C, uintptr_t Entry) {
   if (__builtin_expect(Runtime != nullptr, 0))
     return Runtime->Count->counting() ||
            Runtime->EnsureStarted(Entry - FirstCallDepth[C]);
-  return Own.counting() ||
-         Own.ensureStarted(Entry - FirstCallDepth[C], StartSp,
+  if (Own.counting())
+    return true;
+  if (attachToRuntime())
+    return begin(C, Entry);
+  return Own.ensureStarted(Entry - FirstCallDepth[C], StartSp,
                            program_invocation_short_name, onTimer);
 }
 
@@ -211,15 +230,10 @@ namespace {
 /// memusage's constructor: the main thread's start position is here.
 __attribute__((constructor)) void startCounting() {
   uintptr_t Sp = ENTRY - ConstructorDepth;
-  if (__massif_memusage_count) {
-    RuntimeCount *R = __massif_memusage_count();
-    if (R && R->Version == RuntimeCountVersion &&
-        R->CountSize == sizeof(ProcessCount)) {
-      Runtime = R;
-      *R->ThreadStart() = Sp;
-      R->EnsureStarted(Sp);
-      return;
-    }
+  if (attachToRuntime()) {
+    *Runtime->ThreadStart() = Sp;
+    Runtime->EnsureStarted(Sp);
+    return;
   }
   StartSp = Sp;
   Own.ensureStarted(Sp, StartSp, program_invocation_short_name, onTimer);
