@@ -34,6 +34,8 @@ Record massif::memusage::stampNow(uint64_t Heap, uint64_t Stack) {
 
 Settings massif::memusage::readSettings(const char *ShortName) {
   Settings S;
+  if (!ShortName) // a call from the dynamic linker before libc has started
+    ShortName = "";
   // MEMUSAGE_PROG_NAME selects the program by the end of its name.
   if (const char *Want = getenv("MEMUSAGE_PROG_NAME")) {
     size_t WantLen = strlen(Want), NameLen = strlen(ShortName);
