@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -112,50 +113,37 @@ bool drawPicture(const std::string &DataFile, const GraphOptions &G,
 /// Finds the program as the shell would; on failure says why, with the
 /// shell's exit status for it (127: not found, 126: not executable).
 bool findProgram(const std::string &Name, std::string &Path, int &Status) {
-  auto Check = [&](const std::string &P) {
-    struct stat St;
-    if (stat(P.c_str(), &St) != 0)
-      return false;
+  struct stat St;
+  auto Exists = [&](const std::string &P) {
     Path = P;
-    return true;
+    return stat(P.c_str(), &St) == 0;
   };
   bool Found = false;
   if (Name.find('/') != std::string::npos) {
-    Found = Check(Name);
-    if (!Found) {
-      fprintf(stderr, "%s: %s: %s\n", Tool, Name.c_str(), strerror(errno));
-      Status = 127;
-      return false;
-    }
-  } else {
+    Found = Exists(Name);
+  } else if (!Name.empty()) {
     const char *Env = getenv("PATH");
     std::string Dirs = Env ? Env : "/usr/local/bin:/usr/bin:/bin";
     for (size_t Start = 0; !Found && Start <= Dirs.size();) {
-      size_t End = Dirs.find(':', Start);
-      if (End == std::string::npos)
-        End = Dirs.size();
+      size_t End = std::min(Dirs.find(':', Start), Dirs.size());
       std::string Dir = Dirs.substr(Start, End - Start);
-      Found = !Name.empty() && Check((Dir.empty() ? "." : Dir) + "/" + Name);
+      Found = Exists((Dir.empty() ? "." : Dir) + "/" + Name);
       Start = End + 1;
     }
-    if (!Found) {
-      fprintf(stderr, "%s: %s: command not found\n", Tool, Name.c_str());
-      Status = 127;
-      return false;
-    }
   }
-  struct stat St;
-  if (stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode)) {
-    fprintf(stderr, "%s: %s: Is a directory\n", Tool, Name.c_str());
-    Status = 126;
-    return false;
-  }
-  if (access(Path.c_str(), X_OK) != 0) {
-    fprintf(stderr, "%s: %s: %s\n", Tool, Name.c_str(), strerror(errno));
-    Status = 126;
-    return false;
-  }
-  return true;
+  const char *Why = nullptr;
+  if (!Found)
+    Why = Name.find('/') != std::string::npos ? strerror(errno) // stat's
+                                              : "command not found";
+  else if (S_ISDIR(St.st_mode))
+    Why = "Is a directory";
+  else if (access(Path.c_str(), X_OK) != 0)
+    Why = strerror(errno);
+  if (!Why)
+    return true;
+  fprintf(stderr, "%s: %s: %s\n", Tool, Name.c_str(), Why);
+  Status = Found ? 126 : 127;
+  return false;
 }
 
 /// Whether Path can be written, creating it if need be; Created says so.

@@ -70,8 +70,6 @@ MASSIF_ALWAYS_INLINE void *doMalloc(size_t SizeB, const void *EntryFrame) {
   if (inEmergency())
     return emergencyAllocate(SizeB);
   ThreadState *T = beginEvent();
-  if (!T && countingForMemusage()) // this call started the runtime
-    return memusageMalloc(SizeB, EntryFrame);
   void *P = marked(glibcMalloc(SizeB));
   if (T) {
     if (P)
@@ -91,8 +89,6 @@ MASSIF_ALWAYS_INLINE void *doCalloc(size_t Count, size_t SizeB,
                ? nullptr
                : emergencyAllocate(TotalB);
   ThreadState *T = beginEvent();
-  if (!T && countingForMemusage())
-    return memusageCalloc(Count, SizeB, EntryFrame);
   void *P = marked(glibcCalloc(Count, SizeB)); // NULL on overflow
   if (T) {
     if (P)
@@ -143,8 +139,6 @@ MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
     return nullptr;
   }
   ThreadState *T = beginEvent();
-  if (!T && countingForMemusage())
-    return memusageRealloc(P, SizeB, EntryFrame);
   if (!T) {
     void *NewP = glibcRealloc(P, SizeB);
     TheLiveStarts.mark(NewP ? NewP : P); // on failure P is still live

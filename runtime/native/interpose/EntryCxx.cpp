@@ -49,9 +49,9 @@ MASSIF_ALWAYS_INLINE auto forMemusage(const void *EntryFrame,
 template <typename NewFn>
 MASSIF_ALWAYS_INLINE void *newBlock(size_t SizeB, size_t AlignB, NewFn New,
                                     const void *EntryFrame) {
-  ThreadState *T = countingForMemusage() ? nullptr : beginEvent();
-  if (!T && countingForMemusage())
+  if (countingForMemusage())
     return forMemusage(EntryFrame, New);
+  ThreadState *T = beginEvent();
   if (!T)
     return New();
   GuardScope G{*T};

@@ -12,8 +12,11 @@
 // dlopen), whatever allocates inside runs that function's frame lower than
 // in the plain build; MemusageShiftScope makes up for it.
 //
-// Every allocation function checks CountingForMemusage first; it is false
-// except in this mode, so the profiler's path pays one predictable branch.
+// The mode needs no state of its own: it is on exactly when the dynamic
+// linker bound the weak reference to the library's __msmemusage_preloaded,
+// which it did before the first instruction of the process. Every
+// allocation function asks first; the profiler's path pays one load and a
+// predictable branch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,7 @@
 #include "State.h"
 
 #include "Counting.h"
+#include "RuntimeCount.h"
 
 namespace massif {
 namespace native {
@@ -30,9 +34,11 @@ namespace native {
 extern memusage::ProcessCount TheMemusageCount MASSIF_HIDDEN;
 extern const memusage::RealAllocator MemusageGlibc MASSIF_HIDDEN;
 
+/// Whether libmsmemusage.so is preloaded: the runtime then counts the
+/// malloc family as memusage does instead of profiling, and its start-up
+/// leaves it disabled (lifecycle/Start.cpp).
 MASSIF_ALWAYS_INLINE bool countingForMemusage() {
-  return __builtin_expect(
-      __atomic_load_n(&CountingForMemusage, __ATOMIC_RELAXED), 0);
+  return __builtin_expect(&__msmemusage_preloaded != nullptr, 0);
 }
 
 /// Starts memusage's count at the process's first call (Sp: where

@@ -16,7 +16,7 @@
 #include "Counters.h"
 #include "EventRing.h"
 #include "Fork.h"
-#include "RuntimeCount.h"
+#include "Memusage.h"
 #include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
@@ -130,10 +130,8 @@ RuntimeState initialise() {
     return StateDisabled;
   // Under ms_memusage the program is counted, not profiled: the runtime
   // counts its malloc family for memusage (interpose/Memusage.h).
-  if (&__msmemusage_preloaded != nullptr) {
-    __atomic_store_n(&CountingForMemusage, true, __ATOMIC_RELEASE);
+  if (countingForMemusage())
     return StateDisabled;
-  }
   installForkHandlers();
   if (secureMode())
     writeLine(2, "massif: warning: the program runs with privileges "

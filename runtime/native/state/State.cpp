@@ -13,6 +13,5 @@ using namespace massif;
 using namespace massif::native;
 
 uint32_t native::TheState = StateUninitialised;
-bool native::CountingForMemusage = false;
 
 Model native::TheModel = {};

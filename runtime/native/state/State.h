@@ -79,11 +79,6 @@ enum RuntimeState : uint32_t {
 /// The process-wide state word, read on every event.
 extern uint32_t TheState MASSIF_HIDDEN;
 
-/// Set once, at start-up, when libmsmemusage.so is preloaded: the runtime
-/// then counts the malloc family as memusage does instead of profiling
-/// (interpose/Memusage.h), and TheState is StateDisabled.
-extern bool CountingForMemusage MASSIF_HIDDEN;
-
 /// The model and what events need to feed it. Set up once by the first
 /// event; Lock serialises every call into Prof.
 struct Model {
