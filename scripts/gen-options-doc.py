@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEF = os.path.join(ROOT, "runtime", "core", "Options.def")
 DOC = os.path.join(ROOT, "docs", "OPTIONS.md")
 
-ROW = re.compile(r"^MASSIF_(BOOL|CORE_BOOL|INT|DOUBLE|ENUM|STRING|LIST)\((.*?)\)\s*$", re.S | re.M)
+ROW = re.compile(r"^MASSIF_(BOOL|CORE_BOOL|INT|DOUBLE|ENUM|STRING|LIST|CORE_LIST)\((.*?)\)\s*$", re.S | re.M)
 
 
 def rows():
@@ -36,6 +36,8 @@ def describe(kind, a):
         return f"--{name}={a[3].replace('|', chr(92) + '|')}", a[-1], a[2]
     if kind == "STRING":
         return f"--{name}=<file>", a[-1], f"`{a[2]}`"
+    if kind == "CORE_LIST":
+        return f"--{name}=<string>", a[-1] + " (repeatable)", "none"
     return f"--{name}=<name>", a[-1] + " (repeatable)", "none"
 
 

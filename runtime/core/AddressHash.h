@@ -48,6 +48,14 @@ public:
     return true;
   }
 
+  /// Calls Fn(Ctx, Addr, Id) for every record, in no particular order.
+  void forEach(void (*Fn)(void *Ctx, uint64_t Addr, uint32_t Id),
+               void *Ctx) const {
+    for (uint64_t I = 0; Keys && I <= Mask; ++I)
+      if (Keys[I])
+        Fn(Ctx, ~Keys[I], Ids[I]);
+  }
+
   /// Removes the block at Addr, giving its node; false when unknown.
   MASSIF_ALWAYS_INLINE bool remove(uint64_t Addr, uint32_t &Id) {
     uint64_t I;

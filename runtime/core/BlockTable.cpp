@@ -37,6 +37,34 @@ void BlockTable::discard() {
   Others.discard();
 }
 
+void BlockTable::forEach(void (*Fn)(void *Ctx, uint64_t Addr, uint32_t Id),
+                         void *Ctx) const {
+  auto Scan = [&](uint64_t LeafIndex) {
+    const uint32_t *Leaf = Top[LeafIndex];
+    if (!Leaf)
+      return;
+    // Eight slots at a time: most of a leaf is empty.
+    const uint64_t *Words = reinterpret_cast<const uint64_t *>(Leaf);
+    for (uint64_t W = 0; W < SlotsPerLeaf / 2; W += 4) {
+      if ((Words[W] | Words[W + 1] | Words[W + 2] | Words[W + 3]) == 0)
+        continue;
+      for (uint64_t K = 2 * W; K < 2 * W + 8; ++K)
+        if (uint32_t S = Leaf[K])
+          Fn(Ctx,
+             LeafIndex << LeafBits | K << GranuleBits | uint64_t(S & 1) << 4,
+             S >> 1);
+    }
+  };
+  if (Top && NumMade <= MaxListed) {
+    for (uint32_t I = 0; I < NumMade; ++I)
+      Scan(Made[I]);
+  } else {
+    for (uint64_t I = 0; Top && I < NumLeaves; ++I)
+      Scan(I);
+  }
+  Others.forEach(Fn, Ctx);
+}
+
 uint32_t *BlockTable::newLeaf(uint64_t Addr) {
   uint32_t *Leaf = allocArray<uint32_t>(A, SlotsPerLeaf);
   if (!Leaf)

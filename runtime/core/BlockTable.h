@@ -83,6 +83,11 @@ public:
   /// Number of live records.
   uint64_t size() const { return DirectLive + Others.size(); }
 
+  /// Calls Fn(Ctx, Addr, Id) for every live record, in no particular
+  /// order. Reads every slot of the leaves made: for reports, not events.
+  void forEach(void (*Fn)(void *Ctx, uint64_t Addr, uint32_t Id),
+               void *Ctx) const;
+
   /// Gives back the table's memory; no call may follow but discard().
   void discard();
 

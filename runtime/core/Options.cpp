@@ -288,23 +288,29 @@ Step parseDouble(const char *Arg, const char *Name, const char *V, double Min,
   return Step::Ok;
 }
 
-Step parseTimeUnit(const char *Arg, const char *Name, const char *V,
-                   const char *Choices, TimeUnit &Out, OptionError &E) {
-  if (strcmp(V, "i") == 0)
-    Out = TimeUnit::Instructions;
-  else if (strcmp(V, "ms") == 0)
-    Out = TimeUnit::Milliseconds;
-  else if (strcmp(V, "B") == 0)
-    Out = TimeUnit::Bytes;
-  else {
-    // Massif matches the three values as three options: any other value is
-    // an unknown option to it.
-    FixedText T(E.Text, sizeof(E.Text));
-    T.add("Unknown option: ").add(Arg).add("\n--").add(Name).add(" accepts ");
-    addChoices(T, Choices);
-    return Step::Error;
+/// Matches V against the '|'-separated Choices; sets Index to its position.
+Step parseChoice(const char *Arg, const char *Name, const char *V,
+                 const char *Choices, uint8_t &Index, OptionError &E) {
+  uint8_t I = 0;
+  for (const char *C = Choices; *C; ++I) {
+    size_t Len = 0;
+    while (C[Len] && C[Len] != '|')
+      ++Len;
+    if (strlen(V) == Len && strncmp(V, C, Len) == 0) {
+      Index = I;
+      return Step::Ok;
+    }
+    C += Len;
+    if (*C == '|')
+      ++C;
   }
-  return Step::Ok;
+  // Valgrind matches each value as an option of its own (Massif's
+  // --time-unit, the core's --xtree-memory): any other value is an
+  // unknown option to it.
+  FixedText T(E.Text, sizeof(E.Text));
+  T.add("Unknown option: ").add(Arg).add("\n--").add(Name).add(" accepts ");
+  addChoices(T, Choices);
+  return Step::Error;
 }
 
 Step outOfMemory(const char *Arg, OptionError &E) {
@@ -332,8 +338,13 @@ Step applyRow(Options &O, const char *Arg, const char *Copy, const Allocator &A,
   if ((V = valueOf(Arg, Name)))                                                \
     return parseDouble(Arg, Name, V, Min, Max, Checked, O.Field, E);
 #define MASSIF_ENUM(Name, Field, Default, Choices, Help)                       \
-  if ((V = valueOf(Arg, Name)))                                                \
-    return parseTimeUnit(Arg, Name, V, Choices, O.Field, E);
+  if ((V = valueOf(Arg, Name))) {                                              \
+    uint8_t Index;                                                             \
+    Step S = parseChoice(Arg, Name, V, Choices, Index, E);                     \
+    if (S == Step::Ok)                                                         \
+      O.Field = Field##Type(Index);                                            \
+    return S;                                                                  \
+  }
 #define MASSIF_STRING(Name, Field, Default, Help)                              \
   if ((V = valueOf(Arg, Name))) {                                              \
     O.Field = valueOf(Copy, Name);                                             \
@@ -364,6 +375,9 @@ bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
 /// them.
 bool isCoreOption(const char *Arg) {
 #define MASSIF_CORE_BOOL(Name, Field, Default, Help)                           \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
+#define MASSIF_CORE_LIST(Name, Field, Help)                                    \
   if (valueOf(Arg, Name))                                                      \
     return true;
 #include "Options.def"

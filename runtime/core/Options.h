@@ -18,6 +18,34 @@ namespace massif {
 
 enum class TimeUnit : uint8_t { Instructions, Milliseconds, Bytes };
 
+/// --xtree-memory: no report, live blocks at report time, or counters kept
+/// during the run (spec section 7.3).
+enum class XtreeMode : uint8_t { None, Allocs, Full };
+
+/// The type of each MASSIF_ENUM row's field; its enumerators follow the
+/// order of the row's Choices.
+using TimeUnitType = TimeUnit;
+using XtreeMemoryType = XtreeMode;
+
+/// The position of Value among the '|'-separated Choices (0 if absent).
+constexpr uint8_t choiceIndex(const char *Value, const char *Choices) {
+  uint8_t Index = 0;
+  const char *C = Choices;
+  while (*C) {
+    const char *V = Value;
+    while (*V && *C && *C != '|' && *V == *C)
+      ++V, ++C;
+    if (!*V && (!*C || *C == '|'))
+      return Index;
+    while (*C && *C != '|')
+      ++C;
+    if (*C == '|')
+      ++C;
+    ++Index;
+  }
+  return 0;
+}
+
 /// A repeatable option's values, in command-line order.
 struct StringList {
   const char **Items = nullptr;
@@ -31,7 +59,7 @@ struct Options {
 #define MASSIF_DOUBLE(Name, Field, Default, Min, Max, Checked, Help)           \
   double Field = Default;
 #define MASSIF_ENUM(Name, Field, Default, Choices, Help)                       \
-  ::massif::TimeUnit Field = ::massif::TimeUnit::Instructions;
+  Field##Type Field = Field##Type(choiceIndex(Default, Choices));
 #define MASSIF_STRING(Name, Field, Default, Help) const char *Field = Default;
 #define MASSIF_LIST(Name, Field, Help) StringList Field;
 #include "Options.def"

@@ -26,6 +26,45 @@ namespace {
 
 uint64_t zeroClock(void *) { return 0; }
 
+// The model's symbolizer: the engine's, the replacement frames
+// (Symbolizer.h) named without asking it.
+uint32_t describeFrame(void *Ctx, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
+  const Symbolizer &S = static_cast<Profile::Impl *>(Ctx)->EngineSym;
+  if (const char *Name = replacement_pc::nameOf(Pc)) {
+    if (!Max)
+      return 0;
+    Out[0] = FrameInfo{Name, nullptr, 0, nullptr};
+    return 1;
+  }
+  if (!S.Describe)
+    return 0;
+  return S.Describe(S.Ctx, Pc, Out, Max);
+}
+
+const char *frameFunction(void *Ctx, uint64_t Pc) {
+  const Symbolizer &S = static_cast<Profile::Impl *>(Ctx)->EngineSym;
+  if (const char *Name = replacement_pc::nameOf(Pc))
+    return Name;
+  if (S.FunctionName)
+    return S.FunctionName(S.Ctx, Pc);
+  FrameInfo Frames[64];
+  uint32_t N = S.Describe ? S.Describe(S.Ctx, Pc, Frames, 64) : 0;
+  return N ? Frames[N - 1].Function : nullptr;
+}
+
+uint64_t printedAddress(void *Ctx, uint64_t Pc) {
+  const Symbolizer &S = static_cast<Profile::Impl *>(Ctx)->EngineSym;
+  return S.PrintedAddress && !replacement_pc::nameOf(Pc)
+             ? S.PrintedAddress(S.Ctx, Pc)
+             : Pc;
+}
+
+void prepareFrames(void *Ctx, const uint64_t *Pcs, uint32_t NumPcs) {
+  const Symbolizer &S = static_cast<Profile::Impl *>(Ctx)->EngineSym;
+  if (S.Prepare)
+    S.Prepare(S.Ctx, Pcs, NumPcs);
+}
+
 /// A copy of S (or of the literal default) in the model's memory.
 const char *keepString(const Allocator &A, const char *S) {
   if (!S)
@@ -77,17 +116,25 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
   I->Opts = O;
   I->A = A;
   I->Depot = &Depot;
-  I->Sym = Sym;
+  I->EngineSym = Sym;
+  I->Sym.Describe = describeFrame;
+  I->Sym.Ctx = I;
+  I->Sym.FunctionName = frameFunction;
+  I->Sym.PrintedAddress = Sym.PrintedAddress ? printedAddress : nullptr;
+  I->Sym.Prepare = Sym.Prepare ? prepareFrames : nullptr;
   I->Clk = C.Now ? C : Clock{zeroClock, nullptr};
   // Massif: --heap=no turns --pages-as-heap off; page mode has no admin.
   if (!O.Heap)
     I->Opts.PagesAsHeap = false;
   I->AdminB = I->Opts.PagesAsHeap ? 0 : uint64_t(O.HeapAdminB);
   I->Opts.OutFile = keepString(A, O.OutFile);
+  I->Opts.XtreeMemoryFile = keepString(A, O.XtreeMemoryFile);
+  I->Xt.setAllocator(A);
+  I->XtFull = O.XtreeMemory == XtreeMode::Full && O.Heap;
   if (!keepList(A, I->Opts.AllocFns) || !keepList(A, I->Opts.IgnoreFns) ||
-      !keepList(A, I->Opts.Given))
+      !keepList(A, I->Opts.FullpathAfter) || !keepList(A, I->Opts.Given))
     return false;
-  I->Filter.init(I->Opts, Sym);
+  I->Filter.init(I->Opts, I->Sym);
   I->EagerClassify = I->Filter.needsEagerClassification();
   if (!I->Blocks.init(A) || !I->Arena.init(A, uint64_t(O.AlignmentB)) ||
       !I->Tree.init(A) ||
@@ -135,6 +182,10 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
     Arena.release(Id);
     return; // out of memory: the block stays unknown, like a foreign one
   }
+  noteBlockCount();
+  // Massif's full xtree counts every recorded block, ignored ones too.
+  if (__builtin_expect(XtFull, 0))
+    Xt.alloc(stackOf(E), ReqB);
   if (ignored(E))
     return;
   Tree.add(E, ReqB);
@@ -170,7 +221,7 @@ void Profile::onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB,
 }
 
 MASSIF_ALWAYS_INLINE bool
-Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot) {
+Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
   uint32_t Id;
   if (!Blocks.remove(Addr, Id))
     return false;
@@ -186,13 +237,17 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot) {
   Hot.HeapB -= B.ReqB;
   Hot.ExtraB -= ExtraB;
   Tree.sub(B.Entry, B.ReqB);
+  if (__builtin_expect(XtFull, 0) && B.ReqB > 0)
+    Xt.free(stackOf(B.Entry), FreeStack, B.ReqB);
   Hot.TimeB += B.ReqB + ExtraB;
   if (MaybeSnapshot)
     maybeNormal();
   return true;
 }
 
-bool Profile::onFree(uint64_t Addr) { return P->free(Addr); }
+bool Profile::onFree(uint64_t Addr, StackId FreeStack) {
+  return P->free(Addr, true, FreeStack);
+}
 
 void Profile::onPages(uint64_t Addr, uint64_t LenB, StackId Stack) {
   Impl &I = *P;
@@ -234,7 +289,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
     // Massif's realloc(p, 0) is free(p).
     if (!Blocks.find(OldAddr, Id))
       return false;
-    free(OldAddr);
+    free(OldAddr, true, Stack);
     return true;
   }
   if (!Blocks.remove(OldAddr, Id))
@@ -273,8 +328,12 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
     uint32_t NewE = entryFor(Stack);
     // The realloc's own stack always receives the new size.
     Tree.add(NewE, NewReqB);
+    if (__builtin_expect(XtFull, 0))
+      Xt.alloc(stackOf(NewE), NewReqB);
     if (!Ignored && !ignored(NewE)) {
       Tree.sub(Old.Entry, Old.ReqB);
+      if (__builtin_expect(XtFull, 0) && Old.ReqB > 0)
+        Xt.free(stackOf(Old.Entry), Stack, Old.ReqB);
       E = NewE;
     } else {
       // Ignored for the totals. The block moves to NEW unless that would
@@ -291,6 +350,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Arena.release(NewId);
       Ignored = true;
     }
+    noteBlockCount();
   }
 
   if (!Opts.Heap || Ignored)

@@ -113,8 +113,10 @@ public:
   void onAlloc(uint64_t Addr, uint64_t ReqB, uint64_t SlopB, StackId Stack);
 
   /// A free/delete of Addr; unknown addresses are ignored. Returns whether
-  /// the block was known.
-  bool onFree(uint64_t Addr);
+  /// the block was known. FreeStack, the freeing call's stack, is needed
+  /// only with --xtree-memory=full (0 otherwise: the freed bytes are then
+  /// charged to no stack).
+  bool onFree(uint64_t Addr, StackId FreeStack = 0);
 
   /// realloc(OldAddr, NewReqB) that returned NewAddr (equal to OldAddr when
   /// in place). NewSlopB is the slop if the block had to move. Returns false
@@ -157,6 +159,17 @@ public:
 
   /// Writes the whole massif.out text. Returns false on an I/O error.
   bool write(const Sink &Out, const RunInfo &Run);
+
+  /// Writes an xtree memory report of the current state (spec section
+  /// 7.3) to Out, at any time before discardBlocks: with
+  /// --xtree-memory=full the counters kept since start-up, otherwise (also
+  /// with `none`, as Massif's `xtmemory` monitor command) the live blocks
+  /// as `allocs` reports them. In Massif's format when MassifFormat (the
+  /// expanded file name contains ".ms"), else in callgrind format. Pid is
+  /// the callgrind "pid:" line; TimeMs the time= of a Massif-format report
+  /// (milliseconds since start-up). Returns false on an I/O error.
+  bool writeXtree(const Sink &Out, const RunInfo &Run, bool MassifFormat,
+                  int64_t Pid, uint64_t TimeMs);
 
   /// Gives back the memory of the live blocks' records (the block table
   /// and the replayed allocator), which writing does not need, so that a

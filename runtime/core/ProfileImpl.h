@@ -16,6 +16,7 @@
 #include "Profile.h"
 #include "SnapshotEngine.h"
 #include "StackFilter.h"
+#include "XTree.h"
 
 namespace massif {
 
@@ -23,7 +24,8 @@ struct Profile::Impl {
   Options Opts; ///< a deep copy; its strings live in the model's memory
   Allocator A;
   StackDepot *Depot;
-  Symbolizer Sym;
+  Symbolizer Sym;       ///< EngineSym, replacement frames named first
+  Symbolizer EngineSym; ///< the engine's
   Clock Clk;
 
   BlockTable Blocks;  ///< address -> node in Arena
@@ -33,11 +35,20 @@ struct Profile::Impl {
   StackFilter Filter;
 
   StackHot Hot; ///< the totals, the clock's base, the thresholds' copies
+  XtreeCounters Xt;    ///< --xtree-memory=full: counters per stack
+  bool XtFull;         ///< --xtree-memory=full, with --heap=yes
+  uint64_t PeakBlocks; ///< most live records at once (the hash table's size)
   uint64_t AdminB;
   bool Started;     ///< snapshots may be taken (after start-up)
   bool StartupDone; ///< startup() was called
   bool EagerClassify;
   bool BlocksDiscarded; ///< discardBlocks ran: no event may follow
+
+  void noteBlockCount() {
+    uint64_t N = Blocks.size();
+    if (N > PeakBlocks)
+      PeakBlocks = N;
+  }
 
   /// The current time in the selected unit.
   int64_t now() const {
@@ -95,7 +106,7 @@ struct Profile::Impl {
   /// The same, for a block charged to entry E (record finds E for Stack).
   void recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB, uint64_t SlopB,
                 uint32_t E, bool MaybeSnapshot);
-  bool free(uint64_t Addr, bool MaybeSnapshot = true);
+  bool free(uint64_t Addr, bool MaybeSnapshot = true, StackId FreeStack = 0);
   bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                bool Replay, uint64_t GivenSlopB, StackId Stack);
 
@@ -108,6 +119,7 @@ struct Profile::Impl {
   }
   uint32_t createEntry(StackId Stack);
   void classify(uint32_t E);
+  StackId stackOf(uint32_t E) const { return E > AllocTree::NoEntry ? Tree.Stacks[E] : 0; }
   bool ignored(uint32_t E) const {
     return entry_class::isIgnored(Tree.Class[E]);
   }

@@ -131,6 +131,20 @@ bool StackFilter::isIgnoreFn(const char *Name) const {
   return inList(IgnoreFns, Name);
 }
 
+uint32_t StackFilter::mainOrBelowMain(const uint64_t *Pcs,
+                                      uint32_t NumPcs) const {
+  uint32_t Mbm = NumPcs - 1;
+  NameKind MbmKind = NameKind::Normal;
+  for (uint32_t I = NumPcs; I-- > 0 && MbmKind != NameKind::Main;) {
+    NameKind K = kindOf(rawFunctionAt(Pcs[I]));
+    if (K != NameKind::Normal) {
+      Mbm = I;
+      MbmKind = K;
+    }
+  }
+  return Mbm;
+}
+
 uint32_t StackFilter::classify(const uint64_t *Pcs, uint32_t NumPcs) const {
   uint32_t Top = 0, NumSel = NumPcs;
 
@@ -157,15 +171,7 @@ uint32_t StackFilter::classify(const uint64_t *Pcs, uint32_t NumPcs) const {
 
   // 3. The cut below main.
   if (NumSel > 0) {
-    uint32_t Mbm = NumPcs - 1;
-    NameKind MbmKind = NameKind::Normal;
-    for (uint32_t I = NumPcs; I-- > 0 && MbmKind != NameKind::Main;) {
-      NameKind K = kindOf(rawFunctionAt(Pcs[I]));
-      if (K != NameKind::Normal) {
-        Mbm = I;
-        MbmKind = K;
-      }
-    }
+    uint32_t Mbm = mainOrBelowMain(Pcs, NumPcs);
     if (Mbm < Top)
       NumSel = 1; // main itself was an alloc-fn: keep one frame
     else

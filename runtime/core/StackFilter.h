@@ -58,7 +58,16 @@ public:
   /// The entry_class word (AllocTree.h) of the stack Pcs[0..NumPcs).
   uint32_t classify(const uint64_t *Pcs, uint32_t NumPcs) const;
 
+  /// The frames an xtree report keeps of Pcs[0..NumPcs): all up to the
+  /// below-main cut (step 3), none of the other steps.
+  uint32_t belowMainCut(const uint64_t *Pcs, uint32_t NumPcs) const {
+    return NumPcs ? mainOrBelowMain(Pcs, NumPcs) + 1 : 0;
+  }
+
 private:
+  /// The index of the frame that ends the window (step 3), NumPcs - 1
+  /// when there is none.
+  uint32_t mainOrBelowMain(const uint64_t *Pcs, uint32_t NumPcs) const;
   /// The real function's name at Pc, below-main renaming applied, or null.
   const char *functionAt(uint64_t Pc) const;
   /// The raw real function's name at Pc (no renaming), or null.

@@ -25,7 +25,27 @@ struct FrameInfo {
   const char *File;     ///< bare file name, e.g. "example.c"
   uint32_t Line;        ///< 0 when File is null
   const char *Object;   ///< path of the ELF object, e.g. "/usr/lib/.../libc.so.6"
+  /// The directory Valgrind gives for File, e.g. "/home/me/src", for
+  /// --fullpath-after and xtree reports ("<Dir>/<File>"); null or empty
+  /// when none.
+  const char *Dir = nullptr;
 };
+
+/// Frames of Valgrind's malloc replacement that Massif's stacks keep,
+/// where one replacement function calls another (posix_memalign calls
+/// memalign; realloc(p, 0) calls free): an engine that has no such frame
+/// puts one of these addresses in its place, and the model names it (no
+/// file, no object). They are never real code addresses.
+namespace replacement_pc {
+constexpr uint64_t PosixMemalign = 0x10;
+constexpr uint64_t Realloc = 0x20;
+/// The name of a replacement frame's address, or null for any other.
+inline const char *nameOf(uint64_t Pc) {
+  return Pc == PosixMemalign ? "posix_memalign"
+         : Pc == Realloc     ? "realloc"
+                             : nullptr;
+}
+} // namespace replacement_pc
 
 struct Symbolizer {
   /// Describes Pc (already a return address minus 1 for outer frames) into

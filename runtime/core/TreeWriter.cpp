@@ -17,6 +17,8 @@
 
 #include "massif/format.h"
 
+#include <string.h>
+
 namespace massif {
 namespace {
 
@@ -26,6 +28,18 @@ constexpr uint32_t MaxInlineFrames = 64;
 constexpr uint32_t MaxLevels = 256;
 
 /// The truncating conversion of Massif's (SizeT) cast.
+/// The first occurrence of Needle in Hay (strstr, which the core may not
+/// call), or null.
+const char *findText(const char *Hay, const char *Needle) {
+  size_t N = strlen(Needle);
+  for (const char *P = Hay;; ++P) {
+    if (strncmp(P, Needle, N) == 0)
+      return P;
+    if (!*P)
+      return nullptr;
+  }
+}
+
 uint64_t truncToU64(double V) {
   if (!(V > 0))
     return 0;
@@ -42,28 +56,17 @@ TreeWriter::~TreeWriter() {
   freeArray(A, Groups, GroupsCap);
 }
 
-bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
+bool TreeWriter::allocate(uint32_t N) {
   formatValgrindFixed2(Threshold, ThresholdText);
-  uint32_t N = 0;
-  for (uint32_t E = 0; E < Tree.numEntries(); ++E)
-    N += entry_class::numSel(Tree.Class[E]) > 0;
   NumOrder = N;
   Order = allocArray<Sorted>(A, N ? N : 1);
   Ecs = allocArray<Ec>(A, N ? N : 1);
   GroupsCap = N + MaxLevels;
   Groups = allocArray<Group>(A, GroupsCap);
-  if (!Order || !Ecs || !Groups)
-    return false;
+  return Order && Ecs && Groups;
+}
 
-  uint32_t K = 0;
-  for (uint32_t E = 0; E < Tree.numEntries(); ++E) {
-    uint32_t C = Tree.Class[E];
-    if (entry_class::numSel(C) == 0)
-      continue;
-    uint32_t NumPcs;
-    const uint64_t *Pcs = Depot.frames(Tree.Stacks[E], NumPcs);
-    Order[K++] = Sorted{Pcs + entry_class::top(C), entry_class::numSel(C), E};
-  }
+void TreeWriter::sortOrder() {
   // Lexicographic on the selected frames; a prefix sorts first.
   heapSort(Order, NumOrder, [](const Sorted &L, const Sorted &R) {
     uint32_t Common = L.NumIps < R.NumIps ? L.NumIps : R.NumIps;
@@ -74,7 +77,55 @@ bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
   });
   if (Sym.Prepare)
     prepareSymbolizer();
+}
+
+bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
+  uint32_t N = 0;
+  for (uint32_t E = 0; E < Tree.numEntries(); ++E)
+    N += entry_class::numSel(Tree.Class[E]) > 0;
+  if (!allocate(N))
+    return false;
+  uint32_t K = 0;
+  for (uint32_t E = 0; E < Tree.numEntries(); ++E) {
+    uint32_t C = Tree.Class[E];
+    if (entry_class::numSel(C) == 0)
+      continue;
+    uint32_t NumPcs;
+    const uint64_t *Pcs = Depot.frames(Tree.Stacks[E], NumPcs);
+    Order[K++] = Sorted{Pcs + entry_class::top(C), entry_class::numSel(C), E};
+  }
+  sortOrder();
   return true;
+}
+
+bool TreeWriter::initRows(const StackDepot &Depot, const StackId *Stacks,
+                          const uint32_t *NumSel, uint32_t N) {
+  uint32_t Used = 0;
+  for (uint32_t R = 0; R < N; ++R)
+    Used += NumSel[R] > 0;
+  if (!allocate(Used))
+    return false;
+  uint32_t K = 0;
+  for (uint32_t R = 0; R < N; ++R) {
+    if (NumSel[R] == 0)
+      continue;
+    uint32_t NumPcs;
+    const uint64_t *Pcs = Depot.frames(Stacks[R], NumPcs);
+    Order[K++] = Sorted{Pcs, NumSel[R], R};
+  }
+  sortOrder();
+  return true;
+}
+
+uint64_t TreeWriter::selectValues(const uint64_t *Values) {
+  NumEcs = 0;
+  TopTotal = 0;
+  for (uint32_t I = 0; I < NumOrder; ++I) {
+    uint64_t V = Values[Order[I].Entry];
+    Ecs[NumEcs++] = Ec{Order[I].Ips, Order[I].NumIps, V};
+    TopTotal += V;
+  }
+  return TopTotal;
 }
 
 void TreeWriter::prepareSymbolizer() {
@@ -163,12 +214,33 @@ uint32_t TreeWriter::makeGroups(uint32_t Depth, uint32_t First,
   return N;
 }
 
+void TreeWriter::putDirectory(TextWriter &W, const char *Dir) const {
+  // Valgrind: with --fullpath-after, the directory after the first given
+  // string found in it (in the order given; the empty string is found at
+  // its start), or the whole directory when none is; then without a
+  // leading "./". Without the option, no directory.
+  if (!FullpathAfter || FullpathAfter->Count == 0 || !Dir)
+    return;
+  for (uint32_t I = 0; I < FullpathAfter->Count; ++I) {
+    if (const char *Found = findText(Dir, FullpathAfter->Items[I])) {
+      Dir = Found + strlen(FullpathAfter->Items[I]);
+      break;
+    }
+  }
+  if (Dir[0] == '.' && Dir[1] == '/')
+    Dir += 2;
+  if (*Dir)
+    W.put(Dir).put('/');
+}
+
 void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
   W.putHex(Sym.PrintedAddress ? Sym.PrintedAddress(Sym.Ctx, Pc) : Pc);
   W.put(": ");
   const char *Fn = displayName(F.Function);
   if (F.File) {
-    W.put(Fn ? Fn : "???").put(" (").put(F.File).put(':');
+    W.put(Fn ? Fn : "???").put(" (");
+    putDirectory(W, F.Dir);
+    W.put(F.File).put(':');
     W.putUnsigned(F.Line).put(')');
   } else if (F.Object) {
     W.put(Fn ? Fn : "???").put(" (in ").put(F.Object).put(')');

@@ -27,6 +27,7 @@
 #define MASSIF_CORE_TREEWRITER_H
 
 #include "AllocTree.h"
+#include "Options.h"
 #include "SnapshotEngine.h"
 #include "StackDepot.h"
 #include "Symbolizer.h"
@@ -47,6 +48,21 @@ public:
   /// Sorts the classified, non-ignored entries of Tree. Returns false when
   /// memory is exhausted.
   bool init(const AllocTree &Tree, const StackDepot &Depot);
+
+  /// The same for N rows of another list (an xtree's): row K is the stack
+  /// Stacks[K] cut to its first NumSel[K] frames (rows with none are
+  /// left out). Select their values with selectValues.
+  bool initRows(const StackDepot &Depot, const StackId *Stacks,
+                const uint32_t *NumSel, uint32_t N);
+
+  /// Selects every row, with Values[row], and returns their total.
+  uint64_t selectValues(const uint64_t *Values);
+
+  /// --fullpath-after: the prefixes after which a file's directory is
+  /// printed (Valgrind's describe_IP).
+  void setFullpathAfter(const StringList *L) { FullpathAfter = L; }
+
+  void setRootDescription(const char *D) { RootDescription = D; }
 
   /// Selects the entries S froze and returns their total: the snapshot's
   /// mem_heap_B.
@@ -75,13 +91,19 @@ private:
   void emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
                  const Group &G);
   void putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F);
+  void putDirectory(TextWriter &W, const char *Dir) const;
   /// Gives the symbolizer every address the trees may print.
   void prepareSymbolizer();
+  /// Allocates the arrays for N rows.
+  bool allocate(uint32_t N);
+  /// Sorts Order and prepares the symbolizer.
+  void sortOrder();
 
   Allocator A;
   Symbolizer Sym;
   double Threshold;
   const char *RootDescription;
+  const StringList *FullpathAfter = nullptr;
   char ThresholdText[32] = {};
 
   // Entries sorted by selected frames, as (frames, count, entry index).

@@ -85,6 +85,7 @@ bool Profile::write(const Sink &Out, const RunInfo &Run) {
 
   TreeWriter Trees(I.A, I.Sym, I.Opts.Threshold,
                    I.Opts.PagesAsHeap ? format::RootPages : format::RootHeap);
+  Trees.setFullpathAfter(&I.Opts.FullpathAfter);
   bool HaveTrees = false;
   if (AnyTree) {
     for (uint32_t E = 0; E < I.Tree.numEntries(); ++E)

@@ -77,6 +77,7 @@ void describeAll() {
     for (uint32_t F = 0; F < Count; ++F) {
       writeString(Frames[F].Function);
       writeString(Frames[F].File);
+      writeString(Frames[F].Dir);
       writeString(Frames[F].Object);
       writeNumber(Frames[F].Line);
     }

@@ -169,6 +169,45 @@ const char *baseName(const char *Path) {
 
 const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
 
+/// The directory Valgrind gives for the file Path (libdw's joining of the
+/// line table's directory and name entries) whose name entry is Name, in
+/// unit Cu: the directory entry, made "<comp_dir>/<entry>" when relative,
+/// except the compilation directory itself, entry 0 before DWARF 5 (so
+/// glibc's DWARF 5 entry "./string" under comp_dir "./string" gives
+/// "./string/./string"). Empty when Name is the whole path.
+const char *dirName(const char *Path, const char *Name, Dwarf_Die *Cu) {
+  if (!Path || !Name)
+    return nullptr;
+  size_t PathLen = strlen(Path), NameLen = strlen(Name);
+  if (NameLen >= PathLen || Path[PathLen - NameLen - 1] != '/' ||
+      strcmp(Path + PathLen - NameLen, Name) != 0)
+    return "";
+  size_t DirLen = PathLen - NameLen - 1;
+  Dwarf_Attribute Attr;
+  const char *CompDir =
+      Cu ? dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &Attr)) : nullptr;
+  Dwarf_Half Version = 0;
+  if (Cu)
+    dwarf_cu_info(Cu->cu, &Version, nullptr, nullptr, nullptr, nullptr,
+                  nullptr, nullptr);
+  size_t CompLen = CompDir ? strlen(CompDir) : 0;
+  bool IsCompDir = CompDir && DirLen == CompLen &&
+                   strncmp(Path, CompDir, DirLen) == 0;
+  bool Prefix = Path[0] != '/' && CompLen > 0 && !(IsCompDir && Version < 5);
+  size_t Len = (Prefix ? CompLen + 1 : 0) + DirLen;
+  char *D = (char *)arenaAllocate(Len + 1);
+  if (!D)
+    return nullptr;
+  size_t At = 0;
+  if (Prefix) {
+    memcpy(D, CompDir, CompLen);
+    D[CompLen] = '/';
+    At = CompLen + 1;
+  }
+  memcpy(D + At, Path, DirLen);
+  D[Len] = 0;
+  return D;
+}
 
 /// The file name as Valgrind prints it: the name entry of the line table,
 /// without the include directory it is relative to (so "src/a.c" when the
@@ -477,13 +516,14 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   UnitFiles Unit = {Cu, Cu && !M->Image ? M->Lines.of(M->Dw, Cu) : nullptr};
   const char *Src;
   int64_t LineNo;
-  const char *File = nullptr;
+  const char *File = nullptr, *Dir = nullptr;
   uint32_t Line = 0;
   // A row of line 0 (code the compiler could not attribute to a line,
   // common at -O2 in inlined templates) is printed "file:0", as Valgrind
   // prints it.
   if (Unit.lineAt(Pc - Bias, Src, LineNo) && LineNo >= 0) {
     File = copyName(Unit.printedName(Src));
+    Dir = dirName(Src, File, Cu);
     Line = (uint32_t)LineNo;
   }
 
@@ -505,9 +545,10 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
     // position inside it (for the innermost, the line table's; for the
     // others, where they call the next inner level).
     Out[N++] = FrameInfo{copyName(dwarf_diename(&Scopes[I])), File, Line,
-                         Object};
+                         Object, Dir};
     const char *CallFile = callFile(Unit, &Scopes[I]);
     File = CallFile ? copyName(Unit.printedName(CallFile)) : nullptr;
+    Dir = dirName(CallFile, File, Cu);
     Line = File ? callLine(&Scopes[I]) : 0;
   }
   // The out-of-line function, by its ELF symbol like Valgrind; its DWARF
@@ -515,7 +556,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   const char *Function = RealName ? RealName : copyName(DwarfName);
   if (Scopes != Local)
     free(Scopes); // libdw's
-  Out[N++] = FrameInfo{Function, File, Line, Object};
+  Out[N++] = FrameInfo{Function, File, Line, Object, Dir};
   return N;
 }
 

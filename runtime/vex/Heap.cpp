@@ -34,8 +34,13 @@ void *allocateBlock(ThreadId Tid, SizeT ReqB, SizeT AlignB, bool Zeroed) {
   return P;
 }
 
-void freeBlock(void *P) {
-  state().Prof.onFree((Addr)P);
+void freeBlock(ThreadId Tid, void *P) {
+  State &S = state();
+  // With --xtree-memory=full the freed bytes go to the free's stack.
+  StackId FreeStack = S.Opts.XtreeMemory == XtreeMode::Full
+                          ? captureStack(Tid, /*ExcludeFirst=*/true)
+                          : 0;
+  S.Prof.onFree((Addr)P, FreeStack);
   VG_(cli_free)(P);
 }
 
@@ -52,8 +57,8 @@ void *replaceCalloc(ThreadId Tid, SizeT Count, SizeT SizeB) {
   // The preloaded calloc has rejected an overflowing product.
   return allocateBlock(Tid, Count * SizeB, VG_(clo_alignment), true);
 }
-void replaceFree(ThreadId, void *P) { freeBlock(P); }
-void replaceAlignedDelete(ThreadId, void *P, SizeT) { freeBlock(P); }
+void replaceFree(ThreadId Tid, void *P) { freeBlock(Tid, P); }
+void replaceAlignedDelete(ThreadId Tid, void *P, SizeT) { freeBlock(Tid, P); }
 
 void *replaceRealloc(ThreadId Tid, void *Old, SizeT NewReqB) {
   State &S = state();

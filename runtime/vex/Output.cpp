@@ -53,12 +53,59 @@ bool writeBuffered(void *Ctx, const char *Data, size_t Len) {
   return !F.Failed;
 }
 
+/// The client's command as Valgrind has it, for the cmd: lines; free with
+/// VG_(free).
+const char **clientArgv(UInt &Argc) {
+  XArray *Args = VG_(args_for_client);
+  Argc = 1 + (UInt)VG_(sizeXA)(Args);
+  const char **Argv =
+      (const char **)VG_(malloc)("msvex.argv", Argc * sizeof(char *));
+  Argv[0] = VG_(args_the_exename);
+  for (UInt I = 1; I < Argc; ++I)
+    Argv[I] = *(const char **)VG_(indexXA)(Args, I - 1);
+  return Argv;
+}
+
 } // namespace
+
+bool vex::writeXtreeReport(const HChar *Path, bool Announce) {
+  State &S = state();
+  if (!S.Ready)
+    return false;
+  Int Fd = VG_(fd_open)(Path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+  if (Fd < 0) {
+    VG_(umsg)("Error: can not open xtree output file `%s'\n", Path);
+    return false;
+  }
+  UInt Argc;
+  const char **Argv = clientArgv(Argc);
+  TheSink.Fd = Fd;
+  TheSink.Failed = false;
+  TheSink.Used = 0;
+  bool Ok = S.Prof.writeXtree(Sink{writeBuffered, &TheSink},
+                              RunInfo{Argv, Argc},
+                              VG_(strstr)(Path, ".ms") != nullptr,
+                              VG_(getpid)(), VG_(read_millisecond_timer)());
+  Ok = TheSink.flush() && Ok;
+  VG_(close)(Fd);
+  VG_(free)(Argv);
+  if (Announce)
+    VG_(umsg)("xtree memory report: %s\n", Path);
+  return Ok;
+}
 
 void vex::writeProfile() {
   State &S = state();
   if (!S.Ready)
     return;
+  // Valgrind writes the xtree report first (its %n comes first).
+  if (S.Opts.XtreeMemory != XtreeMode::None) {
+    HChar *XtPath =
+        VG_(expand_file_name)("--xtree-memory-file", S.Opts.XtreeMemoryFile);
+    writeXtreeReport(XtPath, VG_(clo_verbosity) >= 1);
+    VG_(free)(XtPath);
+  }
   HChar *Path = VG_(expand_file_name)("--massif-out-file", S.Opts.OutFile);
   Int Fd = VG_(fd_open)(Path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
                         VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
@@ -68,13 +115,8 @@ void vex::writeProfile() {
     return;
   }
   // The profile's cmd: line is the client's command as Valgrind has it.
-  XArray *Args = VG_(args_for_client);
-  UInt Argc = 1 + (UInt)VG_(sizeXA)(Args);
-  const char **Argv =
-      (const char **)VG_(malloc)("msvex.argv", Argc * sizeof(char *));
-  Argv[0] = VG_(args_the_exename);
-  for (UInt I = 1; I < Argc; ++I)
-    Argv[I] = *(const char **)VG_(indexXA)(Args, I - 1);
+  UInt Argc;
+  const char **Argv = clientArgv(Argc);
 
   TheSink.Fd = Fd;
   TheSink.Failed = false;

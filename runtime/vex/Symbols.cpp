@@ -121,6 +121,7 @@ uint32_t describe(void *, uint64_t Pc, FrameInfo *Out, uint32_t Max) {
     const char *Line = field(Text, "line");
     F.Line = F.File && Line ? (uint32_t)VG_(strtoll10)(Line, nullptr) : 0;
     F.Object = field(Text, "obj");
+    F.Dir = F.File ? field(Text, "dir") : nullptr;
   } while (VG_(next_IIPC)(Cursor) && N < Max);
   VG_(delete_IIPC)(Cursor);
   return N;

@@ -18,6 +18,10 @@
 using namespace massif;
 using namespace massif::vex;
 
+// The core's --fullpath-after list (pub_core_options.h; not in the tool
+// headers).
+extern "C" XArray *VG_(clo_fullpath_after);
+
 namespace {
 
 // Storage for the one State, built by pre_clo_init.
@@ -65,7 +69,10 @@ Clock clockFor(const Options &O) {
 Bool processOption(const HChar *Arg) {
   State &S = state();
   OptionError E;
-  bool Alignment = VG_(strncmp)(Arg, "--alignment=", 12) == 0;
+  // The allocator options Valgrind's core routes through the tool: its
+  // malloc replacement keeps its own copy (VG_(clo_xtree_memory), ...).
+  bool Alignment = VG_(strncmp)(Arg, "--alignment=", 12) == 0 ||
+                   VG_(strncmp)(Arg, "--xtree-", 8) == 0;
   switch (parseOption(S.Opts, Arg, S.Alloc, E)) {
   case ParseResult::Ok:
     return Alignment ? VG_(replacement_malloc_process_cmd_line_option)(Arg)
@@ -102,6 +109,17 @@ void postCommandLineInit() {
   if (S.Opts.PagesAsHeap && S.Opts.Stacks)
     VG_(fmsg_bad_option)("--pages-as-heap=yes",
                          "Cannot be used together with --stacks=yes\n");
+  // --fullpath-after is the core's own option: the tool reads the core's
+  // list.
+  if (XArray *L = VG_(clo_fullpath_after)) {
+    for (Word I = 0; I < VG_(sizeXA)(L); ++I) {
+      const char *Item = *(const HChar **)VG_(indexXA)(L, I);
+      HChar Arg[4096];
+      VG_(snprintf)(Arg, sizeof(Arg), "--fullpath-after=%s", Item);
+      OptionError E;
+      parseOption(S.Opts, Arg, S.Alloc, E);
+    }
+  }
   S.Depot.init(S.Alloc);
   if (!S.Prof.init(S.Opts, S.Alloc, S.Depot, symbolizer(),
                    clockFor(S.Opts))) {

@@ -62,6 +62,12 @@ Symbolizer symbolizer();
 /// unwritable file as Massif does.
 void writeProfile();
 
+/// Writes an xtree memory report of the current state to Path (expanded
+/// already), as Massif's: callgrind format unless Path contains ".ms".
+/// Reports an unopenable file as Valgrind does; with Announce, logs
+/// "xtree memory report: <Path>". Returns whether it was written.
+bool writeXtreeReport(const HChar *Path, bool Announce);
+
 /// Registers the malloc replacement and the client request handler.
 void registerHeapEvents();
 

@@ -100,22 +100,28 @@ MASSIF_ALWAYS_INLINE void *doCalloc(size_t Count, size_t SizeB,
 
 /// The free of a claimed block: with threads batched, and the block
 /// released once the model has applied it (EventRing.h). Inside an event.
-MASSIF_ALWAYS_INLINE void freeClaimed(void *P) {
-  if (!ringFree(P)) {
-    recordFree(P);
+MASSIF_ALWAYS_INLINE void freeClaimed(ThreadState &T, void *P,
+                                      const void *EntryFrame,
+                                      uint64_t ReplacementPc = 0) {
+  StackId FreeStack = freeStack(T, EntryFrame, ReplacementPc);
+  if (!ringFree(P, FreeStack)) {
+    recordFree(P, FreeStack);
     // Under the guard: a fatal signal raised inside glibc's free (its
     // heap checks abort) must see the thread as inside the allocator.
     glibcFree(P);
   }
 }
 
-MASSIF_ALWAYS_INLINE void doFree(void *P, const void *EntryFrame) {
+/// ReplacementPc: see recordAlloc (realloc(p, 0) frees from inside
+/// Valgrind's realloc).
+MASSIF_ALWAYS_INLINE void doFree(void *P, const void *EntryFrame,
+                                 uint64_t ReplacementPc = 0) {
   if (countingForMemusage())
     return memusageFree(P, EntryFrame);
   if (!P || inEmergency() || !claimForFree(P))
     return;
   if (ThreadState *T = beginEvent()) {
-    freeClaimed(P);
+    freeClaimed(*T, P, EntryFrame, ReplacementPc);
     endEvent(*T);
     return;
   }
@@ -131,7 +137,7 @@ MASSIF_ALWAYS_INLINE void *doRealloc(void *P, size_t SizeB,
   if (inEmergency())
     return emergencyReallocate(P, SizeB);
   if (P && SizeB == 0) {
-    doFree(P, EntryFrame);
+    doFree(P, EntryFrame, replacement_pc::Realloc);
     return nullptr;
   }
   if (P && TheLiveStarts.claim(P) != Claim::Live) {
@@ -169,7 +175,8 @@ MASSIF_ALWAYS_INLINE void *doReallocArray(void *P, size_t Count, size_t SizeB,
 /// memalign and the aligned forms built on it; the model charges the slop
 /// of an AlignB-aligned block.
 MASSIF_ALWAYS_INLINE void *doMemalign(size_t AlignB, size_t SizeB,
-                                      const void *EntryFrame) {
+                                      const void *EntryFrame,
+                                      uint64_t ReplacementPc = 0) {
   if (inEmergency())
     return emergencyAllocate(SizeB, AlignB);
   ThreadState *T = beginEvent();
@@ -178,7 +185,8 @@ MASSIF_ALWAYS_INLINE void *doMemalign(size_t AlignB, size_t SizeB,
     // Massif's memalign: an alignment below 16 is 16, whatever --alignment
     // says (0 would mean malloc's, which --alignment sets).
     if (P)
-      recordAlloc(*T, P, SizeB, AlignB < 16 ? 16 : AlignB, EntryFrame);
+      recordAlloc(*T, P, SizeB, AlignB < 16 ? 16 : AlignB, EntryFrame,
+                  ReplacementPc);
     endEvent(*T);
   }
   return P;
@@ -191,7 +199,9 @@ MASSIF_ALWAYS_INLINE int doPosixMemalign(void **Out, size_t AlignB,
       (AlignB & (AlignB - 1)) != 0)
     return EINVAL;
   int SavedErrno = errno;
-  void *P = doMemalign(AlignB, SizeB, EntryFrame);
+  // Valgrind's posix_memalign calls its memalign: Massif's stack keeps
+  // posix_memalign's frame.
+  void *P = doMemalign(AlignB, SizeB, EntryFrame, replacement_pc::PosixMemalign);
   if (!P)
     return ENOMEM;
   errno = SavedErrno;

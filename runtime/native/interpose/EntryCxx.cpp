@@ -116,15 +116,16 @@ MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete,
   // (EventRing.h); a program's own operator delete runs now, after the
   // model has applied the free. The library's free would claim the block
   // (LiveStarts.h); the batched one claims it here.
+  StackId FreeStack = freeStack(*T, EntryFrame);
   if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
       deletesAreFrees()) {
-    if (!claimForFree(P) || ringFree(P))
+    if (!claimForFree(P) || ringFree(P, FreeStack))
       return;
-    recordFree(P);
+    recordFree(P, FreeStack);
     glibcFree(P);
     return;
   }
-  recordFree(P);
+  recordFree(P, FreeStack);
   Delete();
 }
 

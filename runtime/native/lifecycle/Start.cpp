@@ -167,6 +167,8 @@ RuntimeState initialise() {
   // Stacks may end at main when Massif cuts there: main is named (a
   // stripped program's stacks go on to the frames below main) and is no
   // --alloc-fn (then the frame below it is kept).
+  TheModel.XtreeFull = TheModel.Opts->XtreeMemory == XtreeMode::Full &&
+                       TheModel.Opts->Heap;
   TheModel.StopAtMain = executableHasSymbolTable();
   for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
     if (strcmp(O->AllocFns.Items[I], "main") == 0)

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 extern "C" void __libc_freeres(void); // glibc: for memory checkers
@@ -59,9 +60,10 @@ const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
 /// with status 1, as Valgrind does, whichever way the process was ending.
 /// Before an exec the process goes on instead (Valgrind checks nothing
 /// there).
-void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
-  const char *Parts[] = {"massif: Bad option: --massif-out-file=", Pattern};
-  writeLine(2, Parts, 2);
+void badOutFile(const char *Pattern, const char *Reason, WriteReason Why,
+                const char *Option = "--massif-out-file") {
+  const char *Parts[] = {"massif: Bad option: ", Option, "=", Pattern};
+  writeLine(2, Parts, 4);
   reportBadOption(Reason);
   if (Why == WriteReason::Exec)
     return;
@@ -84,9 +86,45 @@ void reportFileError(const char *What, const char *Path, int Errno) {
 char OutPath[4096];
 bool OutPathReady = false;
 
-/// Expands --massif-out-file into OutPath; reports a bad name as Massif
-/// does. Returns whether the name is good.
+/// The xtree report's name, likewise (--xtree-memory-file, expanded
+/// before the massif file's name, as Valgrind writes it first).
+char XtPath[4096];
+bool XtPathReady = false;
+
+/// When the runtime started (or the forked child began), for the time= of
+/// a Massif-format xtree report.
+uint64_t StartMs = 0;
+
+uint64_t monotonicMs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+}
+
+bool wantXtree() { return TheModel.Opts->XtreeMemory != XtreeMode::None; }
+
+/// Expands --xtree-memory-file into XtPath when a report is due; reports a
+/// bad name as Valgrind does. Returns whether the name is good.
+bool expandXtPath(WriteReason Why) {
+  if (XtPathReady || !wantXtree())
+    return true;
+  const char *Pattern = TheModel.Opts->XtreeMemoryFile;
+  char Reason[512];
+  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
+  if (!expandFileName(Pattern, C, XtPath, sizeof(XtPath), Reason,
+                      sizeof(Reason))) {
+    badOutFile(Pattern, Reason, Why, "--xtree-memory-file");
+    return false;
+  }
+  XtPathReady = true;
+  return true;
+}
+
+/// Expands --massif-out-file into OutPath (the xtree report's name first);
+/// reports a bad name as Massif does. Returns whether the name is good.
 bool expandOutPath(WriteReason Why) {
+  if (!expandXtPath(Why))
+    return false;
   if (OutPathReady)
     return true;
   const char *Pattern = TheModel.Opts->OutFile;
@@ -119,6 +157,43 @@ int openOutput(const char *Path) {
   setfsgid(OldGid);
   errno = Err;
   return Fd;
+}
+
+/// Writes the xtree memory report, when --xtree-memory asks for one, before
+/// the massif file and before the live blocks are discarded. Model lock
+/// held. An unopenable file is reported, and the run goes on.
+void writeXtreeFile(WriteReason Why) {
+  if (!wantXtree() || !expandXtPath(Why))
+    return;
+  XtPathReady = false;
+  int Fd;
+  do
+    Fd = openOutput(XtPath);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0) {
+    const char *Parts[] = {"massif: Error: can not open xtree output file `",
+                           XtPath, "'"};
+    writeLine(2, Parts, 3);
+    return;
+  }
+  constexpr size_t BufB = 64 * 1024;
+  char *Buf = (char *)arenaAllocate(BufB);
+  char Small[512];
+  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
+  const ProcessArgs &Args = processArgs();
+  RunInfo Run = {Args.Argv, Args.Argc};
+  // Valgrind picks the format by the expanded name.
+  bool MassifFormat = false;
+  for (const char *P = XtPath; *P && !MassifFormat; ++P)
+    MassifFormat = P[0] == '.' && P[1] == 'm' && P[2] == 's';
+  bool Ok = TheModel.Prof->writeXtree(Out.sink(), Run, MassifFormat,
+                                      (int64_t)getpid(),
+                                      monotonicMs() - StartMs) &&
+            Out.flush();
+  if (!Ok)
+    reportFileError("cannot write", XtPath, Out.error() ? Out.error() : EIO);
+  close(Fd);
+  arenaDeallocate(Buf, BufB);
 }
 
 /// Expands the output name (unless runFreeres did) and writes the profile.
@@ -156,7 +231,10 @@ bool writeProfileFile(WriteReason Why) {
 
 } // namespace
 
-void native::becomeOwner() { OwnerPid = getpid(); }
+void native::becomeOwner() {
+  OwnerPid = getpid();
+  StartMs = monotonicMs();
+}
 
 void native::modelBeforeFork() { ModelLock::acquire(); }
 
@@ -205,6 +283,7 @@ static bool writeAfterGlibcFault() {
       applyAllRings();
     ApplyingRingEvent = false;
     __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
+    writeXtreeFile(WriteReason::Signal);
     Written = writeProfileFile(WriteReason::Signal);
   }
   if (!Held)
@@ -251,6 +330,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         // before naming maps the DWARF, which keeps the process's peak
         // lower. Not from a signal handler, where the arena's lock may be
         // held by the interrupted code.
+        writeXtreeFile(Why);
         if (Why == WriteReason::Exit)
           TheModel.Prof->discardBlocks();
         Written = writeProfileFile(Why);

@@ -49,7 +49,7 @@ struct Event {
   uint64_t Addr;
   uint64_t ReqB;  ///< EventAlloc: requested bytes
   uint64_t Clock; ///< the thread's instruction counter, or ms (EventClock)
-  StackId Stack;  ///< EventAlloc
+  StackId Stack;  ///< EventAlloc; EventFree: the free's (xtree), or 0
   uint8_t Kind;
   uint8_t AlignLog2P1; ///< EventAlloc: 0 for malloc's alignment, else log2 + 1
 };
@@ -187,7 +187,7 @@ void apply(Event &E) {
     }
     return;
   }
-  if (Prof.onFree(E.Addr) || !park(E.Addr))
+  if (Prof.onFree(E.Addr, E.Stack) || !park(E.Addr))
     E.Kind = EventFreeApplied;
 }
 
@@ -387,12 +387,12 @@ constexpr size_t HoldMaxB = 64 * 1024;
 /// free finds the damage, as it does without the runtime.
 static size_t chunkSizeB(const void *P) { return ((const size_t *)P)[-1] & ~size_t(7); }
 
-bool native::ringFreeSlow(void *P) {
+bool native::ringFreeSlow(void *P, StackId FreeStack) {
   Ring *R = ringForEvent();
   if (!R || chunkSizeB(P) >= HoldMaxB)
     return false;
   Event &E = nextSlot(*R);
-  E = Event{(uint64_t)P, 0, eventTime(), 0, EventFree, 0};
+  E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFree, 0};
   publish(*R);
   return true;
 }

@@ -71,7 +71,7 @@ inline bool mayUseRing() {
 }
 
 bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
-bool ringFreeSlow(void *P);
+bool ringFreeSlow(void *P, StackId FreeStack);
 void applyOwnRingSlow();
 
 /// Appends an allocation to the calling thread's ring. False when the
@@ -85,7 +85,9 @@ inline bool ringAlloc(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
 /// releases the memory once the model has applied the free. False when the
 /// free must be applied, and the memory released, directly. Inside an
 /// event.
-inline bool ringFree(void *P) { return mayUseRing() && ringFreeSlow(P); }
+inline bool ringFree(void *P, StackId FreeStack = 0) {
+  return mayUseRing() && ringFreeSlow(P, FreeStack);
+}
 
 /// Applies the calling thread's ring. Model lock held.
 inline void applyOwnRing() {

@@ -38,9 +38,26 @@ static bool active() {
   return __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
 }
 
+StackId native::captureWithReplacementFrame(ThreadState &T,
+                                            const void *EntryFrame,
+                                            uint64_t ReplacementPc) {
+  uintptr_t Stop =
+      TheModel.StopAtMain
+          ? (uintptr_t)__atomic_load_n(&__massif_main_frame, __ATOMIC_RELAXED)
+          : 0;
+  UnwindStart Start = {EntryFrame, T.ResumeFrame, T.StackLo, T.StackHi, Stop};
+  uint64_t Pcs[256];
+  uint32_t Max = TheModel.CaptureMax < 255 ? TheModel.CaptureMax : 255;
+  Pcs[0] = ReplacementPc;
+  uint32_t N = captureStack(Start, Pcs + 1, Max);
+  return TheModel.Depot->intern(Pcs, N + 1);
+}
+
 void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
-                         const void *EntryFrame) {
-  StackId Stack = captureAndIntern(T, EntryFrame);
+                         const void *EntryFrame, uint64_t ReplacementPc) {
+  StackId Stack = ReplacementPc
+                      ? captureWithReplacementFrame(T, EntryFrame, ReplacementPc)
+                      : captureAndIntern(T, EntryFrame);
   if (ringAlloc(P, ReqB, AlignB, Stack))
     return;
   ModelLock L;
@@ -57,12 +74,19 @@ void native::catchUpFor(uint64_t Addr) {
     applyAllRings();
 }
 
-void native::recordFree(void *P) {
+void native::recordFree(void *P, StackId FreeStack) {
   ModelLock L;
   if (!active())
     return;
   catchUpFor((uint64_t)P);
-  TheModel.Prof->onFree((uint64_t)P);
+  TheModel.Prof->onFree((uint64_t)P, FreeStack);
+}
+
+StackId native::captureFreeStack(ThreadState &T, const void *EntryFrame,
+                                 uint64_t ReplacementPc) {
+  return ReplacementPc
+             ? captureWithReplacementFrame(T, EntryFrame, ReplacementPc)
+             : captureAndIntern(T, EntryFrame);
 }
 
 void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,

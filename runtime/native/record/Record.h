@@ -22,10 +22,17 @@ namespace native {
 /// program called, interned. Call before taking the model's lock.
 StackId captureAndIntern(ThreadState &T, const void *EntryFrame);
 
+/// The same with ReplacementPc (Symbolizer.h) as the innermost frame: the
+/// frame Valgrind's malloc replacement leaves where one replacement calls
+/// another.
+StackId captureWithReplacementFrame(ThreadState &T, const void *EntryFrame,
+                                    uint64_t ReplacementPc);
+
 /// Records a new block of ReqB bytes at P (non-null) aligned to AlignB (0 for
-/// malloc's alignment), charged to the stack above EntryFrame.
+/// malloc's alignment), charged to the stack above EntryFrame, below
+/// ReplacementPc when not 0.
 void recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
-                 const void *EntryFrame);
+                 const void *EntryFrame, uint64_t ReplacementPc = 0);
 
 /// Before an event applied directly to the model, which refers to the
 /// block at Addr (0: none): applies the calling thread's ring of batched
@@ -35,7 +42,22 @@ void catchUpFor(uint64_t Addr);
 
 /// Records the release of P (non-null). Call before the memory is released,
 /// so that no other thread can be handed P before the model forgets it.
-void recordFree(void *P);
+/// FreeStack is the freeing call's stack with --xtree-memory=full, else 0.
+void recordFree(void *P, StackId FreeStack = 0);
+
+/// The stack of a free with --xtree-memory=full (freeStack's slow part).
+StackId captureFreeStack(ThreadState &T, const void *EntryFrame,
+                         uint64_t ReplacementPc);
+
+/// The stack a free charges its bytes to: with --xtree-memory=full, the
+/// stack above EntryFrame; otherwise 0, at the cost of one predictable
+/// branch. Call before taking the model's lock.
+MASSIF_ALWAYS_INLINE StackId freeStack(ThreadState &T, const void *EntryFrame,
+                                       uint64_t ReplacementPc = 0) {
+  if (__builtin_expect(TheModel.XtreeFull, 0))
+    return captureFreeStack(T, EntryFrame, ReplacementPc);
+  return 0;
+}
 
 /// Performs realloc(P, SizeB) for non-null P and non-zero SizeB and records
 /// it, under the model lock so that the old address cannot be reused by

@@ -92,6 +92,9 @@ struct Model {
   /// Stacks end at main's frame: Massif cuts below main, unless main is
   /// an --alloc-fn (then one frame below it is kept).
   bool StopAtMain;
+  /// --xtree-memory=full: a free's stack is captured too (the freed bytes
+  /// are charged to it).
+  bool XtreeFull;
 };
 
 extern Model TheModel MASSIF_HIDDEN;

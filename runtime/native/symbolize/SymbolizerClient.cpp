@@ -430,6 +430,7 @@ void describeEntries(CacheEntry **Entries, uint32_t N) {
       for (uint32_t F = 0; Ok && F < Count; ++F)
         Ok = receiveString(Frames[F].Function) &&
              receiveString(Frames[F].File) &&
+             receiveString(Frames[F].Dir) &&
              receiveString(Frames[F].Object) &&
              receive(&Frames[F].Line, sizeof(uint32_t));
       auto *Copy = Ok ? (FrameInfo *)arenaAllocate(Count * sizeof(FrameInfo))

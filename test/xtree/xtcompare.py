@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Runs one program under massif-native and under Valgrind's Massif with the
+same options and requires the two xtree memory reports to be equal.
+
+    xtcompare.py [--cxx] [--engine=native|vex] [--xtree-file=NAME]
+                 [--expect-files=N] SOURCE WORKDIR -- MASSIF OPTIONS...
+
+The native engine runs an mscc (mscxx) build with MASSIF_OPTIONS; the VEX
+engine runs the plain build with `msrun --engine=vex`. Valgrind runs the
+plain build: clang with -gdwarf-4, which Valgrind 3.19 reads whole. Both
+programs are ./prog in sibling directories, and --xtree-memory-file is
+NAME (xtmemory.kcg by default) in each, unless the options give one.
+
+Masked: the "pid:" line, the two work directories, code addresses and a
+Massif-format report's time= values. Each report must then be equal, line
+for line; callgrind_annotate must read a callgrind report (exit 0, nothing
+on stderr) and ms_print a Massif-format one. The exit statuses must match.
+Prints "equal: N" with the number of reports found equal.
+"""
+import argparse
+import difflib
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ADDR = re.compile(r"0x[0-9A-F]+:")
+TIME = re.compile(r"^time=\d+$", re.M)
+PID = re.compile(r"^pid: \d+$", re.M)
+
+
+def tool(name):
+    path = os.environ.get("XT_" + name.upper())
+    if not path:
+        sys.exit(f"xtcompare.py: XT_{name.upper()} is not set")
+    return path
+
+
+def run(cmd, cwd, env=None, check=True):
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace")
+    if check and p.returncode != 0:
+        sys.exit(f"xtcompare.py: {' '.join(cmd)} failed ({p.returncode}):\n"
+                 f"{p.stderr}")
+    return p
+
+
+def masked(path, work_dir):
+    text = open(path, errors="replace").read()
+    text = text.replace(work_dir, "WORK")
+    text = ADDR.sub("0x?:", text)
+    text = TIME.sub("time=?", text)
+    return PID.sub("pid: ?", text)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cxx", action="store_true")
+    ap.add_argument("--engine", default="native", choices=["native", "vex"])
+    ap.add_argument("--cflags", default="-O0")
+    ap.add_argument("--xtree-file", default="xtmemory.kcg")
+    ap.add_argument("--expect-files", type=int, default=1)
+    ap.add_argument("source")
+    ap.add_argument("workdir")
+    ap.add_argument("options", nargs="*")
+    a = ap.parse_args()
+
+    work = os.path.abspath(a.workdir)
+    shutil.rmtree(work, ignore_errors=True)
+    # Names of one length: Valgrind's wrapper puts the directory on the
+    # stack (PWD), which moves a VEX run's stack addresses.
+    mine_dir, vg_dir = os.path.join(work, "mine"), os.path.join(work, "vgnd")
+    os.makedirs(mine_dir)
+    os.makedirs(vg_dir)
+    src = os.path.abspath(a.source)
+    flags = a.cflags.split()
+    plain = [tool("clangxx" if a.cxx else "clang"), "-g", "-gdwarf-4"] + \
+        flags + [src, "-o", "prog"]
+    vex = a.engine == "vex"
+    run(plain if vex else [tool("mscxx" if a.cxx else "mscc")] + flags +
+        [src, "-o", "prog"], mine_dir)
+    run(plain, vg_dir)
+
+    opts = list(a.options)
+    if not any(o.startswith("--xtree-memory-file=") for o in opts):
+        opts.append("--xtree-memory-file=" + a.xtree_file)
+    pattern = next(o.split("=", 1)[1] for o in opts
+                   if o.startswith("--xtree-memory-file="))
+    if not any(o.startswith("--massif-out-file=") for o in opts):
+        opts.append("--massif-out-file=massif.out")
+    env = dict(os.environ)
+    env.pop("MASSIF_OPTIONS", None)
+    if vex:
+        mine = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"],
+                   mine_dir, env=env, check=False)
+    else:
+        env["MASSIF_OPTIONS"] = " ".join(opts)
+        mine = run(["./prog"], mine_dir, env=env, check=False)
+        env.pop("MASSIF_OPTIONS")
+    ref = run([tool("valgrind"), "-q", "--tool=massif"] + opts + ["./prog"],
+              vg_dir, env=env, check=False)
+
+    ok = True
+    if mine.returncode != ref.returncode:
+        print(f"exit status differs: mine {mine.returncode}, "
+              f"valgrind {ref.returncode}")
+        ok = False
+    glob_pattern = re.sub(r"%(p|n|q\{[^}]*\})", "*", pattern)
+    found = [sorted(glob.glob(os.path.join(d, glob_pattern)))
+             for d in (mine_dir, vg_dir)]
+    for side, files in zip(("mine", "valgrind"), found):
+        if len(files) != a.expect_files:
+            print(f"{side}: {len(files)} xtree files, expected "
+                  f"{a.expect_files}:\n{mine.stderr if side == 'mine' else ref.stderr}")
+            ok = False
+    equal = 0
+    for mf, vf in zip(*found):
+        m, v = masked(mf, mine_dir), masked(vf, vg_dir)
+        if m != v:
+            ok = False
+            sys.stdout.writelines(difflib.unified_diff(
+                v.splitlines(True), m.splitlines(True), "valgrind", "mine"))
+            continue
+        equal += 1
+        if ".ms" in os.path.basename(mf):
+            p = run([tool("ms_print"), mf], mine_dir, check=False)
+        else:
+            p = run([tool("callgrind_annotate"), mf], mine_dir, check=False)
+        if p.returncode != 0 or p.stderr:
+            print(f"{os.path.basename(mf)} not read: {p.returncode}\n{p.stderr}")
+            ok = False
+    print(f"equal: {equal}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
