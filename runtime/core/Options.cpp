@@ -384,6 +384,15 @@ bool isCoreOption(const char *Arg) {
   return false;
 }
 
+/// The repeatable ones among them (MASSIF_CORE_LIST rows).
+bool isCoreList(const char *Arg) {
+#define MASSIF_CORE_LIST(Name, Field, Help)                                    \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
+#include "Options.def"
+  return false;
+}
+
 ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
                         OptionError &E) {
   E.Text[0] = 0;
@@ -406,9 +415,11 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
       FixedText(E.Text, sizeof(E.Text)).add("Unknown option: ").add(Arg);
     return ParseResult::Error;
   }
-  if (isCoreOption(Arg))
-    freeArray(A, Copy, Len + 1);
-  else
+  if (isCoreOption(Arg)) {
+    // A core list's items point into Copy.
+    if (!isCoreList(Arg))
+      freeArray(A, Copy, Len + 1);
+  } else
     O.Given.Items[O.Given.Count++] = Copy;
   return ParseResult::Ok;
 }

@@ -35,10 +35,10 @@ struct FrameInfo {
 /// where one replacement function calls another (posix_memalign calls
 /// memalign; realloc(p, 0) calls free): an engine that has no such frame
 /// puts one of these addresses in its place, and the model names it (no
-/// file, no object). They are never real code addresses.
+/// file, no object). They are kernel addresses, never user code.
 namespace replacement_pc {
-constexpr uint64_t PosixMemalign = 0x10;
-constexpr uint64_t Realloc = 0x20;
+constexpr uint64_t PosixMemalign = 0xFFFFFFFFFFFF0010ull;
+constexpr uint64_t Realloc = 0xFFFFFFFFFFFF0020ull;
 /// The name of a replacement frame's address, or null for any other.
 inline const char *nameOf(uint64_t Pc) {
   return Pc == PosixMemalign ? "posix_memalign"
