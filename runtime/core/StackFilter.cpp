@@ -131,6 +131,20 @@ bool StackFilter::isIgnoreFn(const char *Name) const {
   return inList(IgnoreFns, Name);
 }
 
+uint32_t StackFilter::replacedTop(const uint64_t *Pcs,
+                                  uint32_t NumPcs) const {
+  uint32_t Top = 0;
+  // Keep one frame at least (a stack of only those is Valgrind's too).
+  while (Top + 1 < NumPcs) {
+    const char *Name = rawFunctionAt(Pcs[Top]);
+    if (!Name || (strncmp(Name, "operator new", 12) != 0 &&
+                  strncmp(Name, "operator delete", 15) != 0))
+      break;
+    ++Top;
+  }
+  return Top;
+}
+
 uint32_t StackFilter::mainOrBelowMain(const uint64_t *Pcs,
                                       uint32_t NumPcs) const {
   uint32_t Mbm = NumPcs - 1;

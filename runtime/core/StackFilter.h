@@ -64,6 +64,12 @@ public:
     return NumPcs ? mainOrBelowMain(Pcs, NumPcs) + 1 : 0;
   }
 
+  /// How many frames at the top of Pcs an xtree report leaves out: the C++
+  /// library's operator new and delete, which call malloc and free. Under
+  /// Valgrind they are replaced, and the replacement's frame is the one
+  /// Massif drops; a native stack has them above the interposed malloc.
+  uint32_t replacedTop(const uint64_t *Pcs, uint32_t NumPcs) const;
+
 private:
   /// The index of the frame that ends the window (step 3), NumPcs - 1
   /// when there is none.

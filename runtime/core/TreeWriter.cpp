@@ -98,7 +98,7 @@ bool TreeWriter::init(const AllocTree &Tree, const StackDepot &Depot) {
   return true;
 }
 
-bool TreeWriter::initRows(const StackDepot &Depot, const StackId *Stacks,
+bool TreeWriter::initRows(const uint64_t *const *Frames,
                           const uint32_t *NumSel, uint32_t N) {
   uint32_t Used = 0;
   for (uint32_t R = 0; R < N; ++R)
@@ -109,9 +109,7 @@ bool TreeWriter::initRows(const StackDepot &Depot, const StackId *Stacks,
   for (uint32_t R = 0; R < N; ++R) {
     if (NumSel[R] == 0)
       continue;
-    uint32_t NumPcs;
-    const uint64_t *Pcs = Depot.frames(Stacks[R], NumPcs);
-    Order[K++] = Sorted{Pcs, NumSel[R], R};
+    Order[K++] = Sorted{Frames[R], NumSel[R], R};
   }
   sortOrder();
   return true;

@@ -49,11 +49,11 @@ public:
   /// memory is exhausted.
   bool init(const AllocTree &Tree, const StackDepot &Depot);
 
-  /// The same for N rows of another list (an xtree's): row K is the stack
-  /// Stacks[K] cut to its first NumSel[K] frames (rows with none are
-  /// left out). Select their values with selectValues.
-  bool initRows(const StackDepot &Depot, const StackId *Stacks,
-                const uint32_t *NumSel, uint32_t N);
+  /// The same for N rows of another list (an xtree's): row K is the
+  /// frames Frames[K][0..NumSel[K]) (rows with none are left out). Select
+  /// their values with selectValues.
+  bool initRows(const uint64_t *const *Frames, const uint32_t *NumSel,
+                uint32_t N);
 
   /// Selects every row, with Values[row], and returns their total.
   uint64_t selectValues(const uint64_t *Values);

@@ -115,6 +115,20 @@ private:
   uint32_t Used = 0;
 };
 
+/// The frames of Stack an xtree report prints, in N: down to the cut below
+/// main, without a C++ library operator new or delete at the top.
+const uint64_t *xtreeFrames(const Profile::Impl &I, StackId Stack,
+                            uint32_t &N) {
+  uint32_t NumPcs = 0;
+  const uint64_t *Pcs = I.Depot->frames(Stack, NumPcs);
+  N = 0;
+  if (!Pcs || NumPcs == 0)
+    return nullptr;
+  uint32_t Top = I.Filter.replacedTop(Pcs, NumPcs);
+  N = I.Filter.belowMainCut(Pcs + Top, NumPcs - Top);
+  return Pcs + Top;
+}
+
 /// What a callgrind record prints of one frame.
 struct CalledFrame {
   char File[4096];
@@ -161,9 +175,8 @@ public:
   }
 
   void record(StackId Stack, const XtreeRow &R, uint32_t NumEvents) {
-    uint32_t NumPcs = 0;
-    const uint64_t *Pcs = I.Depot->frames(Stack, NumPcs);
-    uint32_t N = Pcs ? I.Filter.belowMainCut(Pcs, NumPcs) : 0;
+    uint32_t N = 0;
+    const uint64_t *Pcs = xtreeFrames(I, Stack, N);
     if (N == 0)
       return;
     CalledFrame F;
@@ -255,19 +268,16 @@ void writeMassif(TextWriter &W, const Profile::Impl &I,
   W.put('\n').put(format::TimeUnitKey).put(" ms\n");
 
   uint32_t N = Rows.size();
-  auto *Stacks = allocArray<StackId>(I.A, N ? N : 1);
+  auto *Frames = allocArray<const uint64_t *>(I.A, N ? N : 1);
   auto *NumSel = allocArray<uint32_t>(I.A, N ? N : 1);
   auto *Values = allocArray<uint64_t>(I.A, N ? N : 1);
   TreeWriter Trees(I.A, I.Sym, 0.00000000000001, "");
   Trees.setFullpathAfter(&I.Opts.FullpathAfter);
-  bool Ok = Stacks && NumSel && Values;
+  bool Ok = Frames && NumSel && Values;
   for (uint32_t K = 0; Ok && K < N; ++K) {
-    Stacks[K] = Rows.stack(K);
-    uint32_t NumPcs = 0;
-    const uint64_t *Pcs = I.Depot->frames(Stacks[K], NumPcs);
-    NumSel[K] = Pcs ? I.Filter.belowMainCut(Pcs, NumPcs) : 0;
+    Frames[K] = xtreeFrames(I, Rows.stack(K), NumSel[K]);
   }
-  Ok = Ok && Trees.initRows(*I.Depot, Stacks, NumSel, N);
+  Ok = Ok && Trees.initRows(Frames, NumSel, N);
   for (uint32_t E = 0; Ok && E < NumEvents; ++E) {
     for (uint32_t K = 0; K < N; ++K)
       Values[K] = valueOf(Rows.row(K), E);
@@ -283,7 +293,7 @@ void writeMassif(TextWriter &W, const Profile::Impl &I,
     Trees.setRootDescription(FullEvents[E]);
     Trees.emit(W, 0, 0);
   }
-  freeArray(I.A, Stacks, N ? N : 1);
+  freeArray(I.A, Frames, N ? N : 1);
   freeArray(I.A, NumSel, N ? N : 1);
   freeArray(I.A, Values, N ? N : 1);
 }

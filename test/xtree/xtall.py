@@ -28,7 +28,7 @@ def main():
         source, rest = words[0], words[1:]
         sep = rest.index("--")
         build, opts = rest[:sep], rest[sep + 1:]
-        name = os.path.splitext(source)[0]
+        name = os.path.splitext(os.path.basename(source))[0]
         cmd = [sys.executable, os.path.join(HERE, "xtcompare.py")] + flags + \
             build + [os.path.join(CONFORMANCE, source),
                      os.path.join(work, name), "--"] + opts + extra
