@@ -55,6 +55,27 @@ bool writeBuffered(void *Ctx, const char *Data, size_t Len) {
 
 } // namespace
 
+const char **vex::clientArgv(UInt &Argc) {
+  // The profile's cmd: line is the client's command as Valgrind has it.
+  XArray *Args = VG_(args_for_client);
+  Argc = 1 + (UInt)VG_(sizeXA)(Args);
+  const char **Argv =
+      (const char **)VG_(malloc)("msvex.argv", Argc * sizeof(char *));
+  Argv[0] = VG_(args_the_exename);
+  for (UInt I = 1; I < Argc; ++I)
+    Argv[I] = *(const char **)VG_(indexXA)(Args, I - 1);
+  return Argv;
+}
+
+Sink vex::openFileSink(Int Fd) {
+  TheSink.Fd = Fd;
+  TheSink.Failed = false;
+  TheSink.Used = 0;
+  return Sink{writeBuffered, &TheSink};
+}
+
+bool vex::flushFileSink() { return TheSink.flush(); }
+
 void vex::writeProfile() {
   State &S = state();
   if (!S.Ready)
@@ -67,20 +88,10 @@ void vex::writeProfile() {
     VG_(free)(Path);
     return;
   }
-  // The profile's cmd: line is the client's command as Valgrind has it.
-  XArray *Args = VG_(args_for_client);
-  UInt Argc = 1 + (UInt)VG_(sizeXA)(Args);
-  const char **Argv =
-      (const char **)VG_(malloc)("msvex.argv", Argc * sizeof(char *));
-  Argv[0] = VG_(args_the_exename);
-  for (UInt I = 1; I < Argc; ++I)
-    Argv[I] = *(const char **)VG_(indexXA)(Args, I - 1);
-
-  TheSink.Fd = Fd;
-  TheSink.Failed = false;
-  TheSink.Used = 0;
-  bool Ok = S.Prof.write(Sink{writeBuffered, &TheSink}, RunInfo{Argv, Argc});
-  Ok = TheSink.flush() && Ok;
+  UInt Argc;
+  const char **Argv = clientArgv(Argc);
+  bool Ok = S.Prof.write(openFileSink(Fd), RunInfo{Argv, Argc});
+  Ok = flushFileSink() && Ok;
   VG_(close)(Fd);
   if (!Ok)
     VG_(umsg)("error: could not write the whole output file '%s'\n", Path);

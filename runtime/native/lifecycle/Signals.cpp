@@ -26,6 +26,8 @@
 #include "FatalSignals.h"
 #include "Fork.h"
 #include "Lifecycle.h"
+
+#include "ControlChannel.h"
 #include "Lock.h"
 #include "Next.h"
 #include "State.h"
@@ -192,14 +194,18 @@ void onFatalSignal(int Sig, siginfo_t *Info, void *) {
   // A signal that can wait is left pending until the thread ends its event
   // (endEvent delivers it); the first one only, and with a fallback timer.
   if (insideRuntime() && canWait(Sig) && ownsRuntime()) {
-    int Expected = 0;
-    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Sig, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    // A control request (Control.cpp) may share the word: keep it.
+    int Expected =
+        __atomic_load_n(&PendingSignal, __ATOMIC_RELAXED) & control::RequestBit;
+    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Expected | Sig,
+                                    false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
       if (armFallback(Sig)) {
         errno = SavedErrno;
         return;
       }
-      __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELEASE);
+      __atomic_fetch_and(&PendingSignal, control::RequestBit,
+                         __ATOMIC_RELEASE);
     }
   }
   dieOf(Sig, Info);
@@ -267,7 +273,8 @@ void native::installFatalSignalHandlers() {
   __atomic_store_n(&Installed, true, __ATOMIC_RELEASE);
 }
 
-int native::PendingSignal = 0;
+// native::PendingSignal is defined by Control.cpp: the first word of the
+// control page.
 
 // The forking thread has every signal blocked (Fork.cpp), as ViewGuard
 // would.
@@ -282,8 +289,14 @@ void native::signalsAfterForkChild() {
   __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELAXED);
 }
 
+
 void native::deliverPendingSignal() {
-  int Sig = __atomic_exchange_n(&PendingSignal, 0, __ATOMIC_ACQ_REL);
+  if (__atomic_load_n(&PendingSignal, __ATOMIC_ACQUIRE) & control::RequestBit)
+    takeControlRequest();
+  // The signal's part of the word; a request that came meanwhile stays.
+  int Sig = __atomic_fetch_and(&PendingSignal, control::RequestBit,
+                               __ATOMIC_ACQ_REL) &
+            ~control::RequestBit;
   if (Sig)
     dieOf(Sig, nullptr);
 }

@@ -254,6 +254,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         if (Why == WriteReason::Exit)
           TheModel.Prof->discardBlocks();
         Written = writeProfileFile(Why);
+        removeControlChannel(); // no more commands: the profile is done
       }
     }
     restoreSignals(OldMask);
