@@ -16,7 +16,8 @@
 // runtime also checks the request file's owner, so even root's planted
 // request is ignored: a command writes files with the program's rights.
 //
-// A forked child gets a private page again (the parent's stays the
+// A program in secure mode (set-user-ID, ...) opens no channel. A forked
+// child gets a private page again (the parent's stays the
 // parent's) and a channel of its own; exec and exit remove the file.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +27,7 @@
 #include "Arena.h"
 #include "ControlChannel.h"
 #include "Monitor.h"
+#include "Process.h"
 #include "State.h"
 
 #include <errno.h>
@@ -170,6 +172,10 @@ void serveRequest() {
 
 void native::openControlChannel() {
   ChannelOpen = false;
+  // A program running with privileges its user did not give it takes no
+  // orders from outside.
+  if (secureMode())
+    return;
   int Dir = openDir(/*Create=*/true);
   if (Dir < 0)
     return;

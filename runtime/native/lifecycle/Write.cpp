@@ -206,6 +206,7 @@ static bool writeAfterGlibcFault() {
     ApplyingRingEvent = false;
     __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
     Written = writeProfileFile(WriteReason::Signal);
+    removeControlChannel();
   }
   if (!Held)
     ModelLock::release();
