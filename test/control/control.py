@@ -15,7 +15,10 @@ MODE valgrind: the self-asking build natively and under Valgrind's Massif
   (plain clang -gdwarf-4 build): files equal, code addresses and dirs
   masked.
 MODE vex: the waiting build under Valgrind's Massif and under msrun
-  --engine=vex, the commands sent with vgdb: files equal, masked.
+  --engine=vex, the commands sent with vgdb: files, replies, exit status
+  and stdout equal (masked); then the self-asking build on both.
+MODE xtmemory: xtmemory through ms_control vs Massif through vgdb (to
+  enable once the xtree writer is merged: xtmemory.test).
 
 Tools come from the environment: CONTROL_MSCC, CONTROL_CLANG,
 CONTROL_VALGRIND, CONTROL_MSRUN, CONTROL_MS_CONTROL, CONTROL_INCLUDE.
@@ -74,6 +77,10 @@ def read(path, mask_dir=None):
 
 
 def same(a, b, what, mask_a=None, mask_b=None):
+    missing = [p for p in (a, b) if not os.path.exists(p)]
+    if missing:
+        FAILURES.append(f"{what}: no file {', '.join(missing)}")
+        return False
     ta, tb = read(a, mask_a), read(b, mask_b)
     if ta != tb:
         diff = "".join(difflib.unified_diff(
@@ -160,9 +167,8 @@ def mode_native(work):
     rc, out, err = ms_control(pid, "snapshot", "/nonexistent/x")
     check(rc == 1 and out == f"=={pid}== Error: can not open xtree output "
           "file `/nonexistent/x'\n", f"unwritable file: {rc} {out!r}")
-    rc, out, err = ms_control(4000000, "snapshot")
-    check(rc == 1 and err == "ms_control: bad pid '4000000'\n"
-          or "no process" in err, f"wrong pid: {err!r}")
+    rc, out, err = ms_control("12x", "snapshot")
+    check(rc == 1 and err == "ms_control: bad pid '12x'\n", f"bad pid: {err!r}")
     rc, out, err = ms_control(999999, "snapshot")
     check(rc == 1 and "no process with pid 999999" in err,
           f"no such pid: {err!r}")
@@ -279,12 +285,54 @@ def mode_vex(work):
     for f in FILES:
         same(os.path.join(vg, f), os.path.join(vx, f), "Massif vs VEX", vg, vx)
 
+    # The program's own requests, on both.
+    vg, vx = fresh(os.path.join(work, "vg-ask")), fresh(
+        os.path.join(work, "vex-ask"))
+    outs = []
+    for d, tool in ((vg, [env("VALGRIND"), "--tool=massif"]),
+                    (vx, [env("MSRUN"), "--engine=vex"])):
+        build(env("CLANG"), os.path.join(d, "prog"), ["-DASK_ITSELF"],
+              ["-I" + env("INCLUDE")])
+        r = subprocess.run([*tool, *OPTS, "./prog"], cwd=d,
+                           capture_output=True, text=True)
+        outs.append((r.returncode, r.stdout))
+    check(outs[0] == outs[1] == (7, "done, 0 interrupted\n"),
+          f"asking itself, exit/stdout: {outs!r}")
+    for f in FILES:
+        same(os.path.join(vg, f), os.path.join(vx, f),
+             "Massif vs VEX, asked by the program", vg, vx)
+
+
+def mode_xtmemory(work):
+    """To enable once the xtree writer is merged (xtmemory.test): the
+    xtmemory file ms_control has written equals Massif's under vgdb, and
+    both replies are the "xtree memory report: <path>" line."""
+    nat, vg = fresh(os.path.join(work, "native")), fresh(
+        os.path.join(work, "vg"))
+    build(env("MSCC"), os.path.join(nat, "prog"))
+    build(env("CLANG"), os.path.join(vg, "prog"), [], ["-I" + env("INCLUDE")])
+    proc, pid = start_waiting(["./prog"], nat,
+                              {"MASSIF_OPTIONS": " ".join(OPTS)})
+    rc, out, err = ms_control(pid, "xtmemory", "x.kcg")
+    check(rc == 0 and out == f"=={pid}== xtree memory report: "
+          f"{os.path.join(nat, 'x.kcg')}\n", f"native reply: {out!r}")
+    finish(proc, nat)
+    proc, pid = start_waiting([env("VALGRIND"), "--tool=massif", *OPTS,
+                               "./prog"], vg)
+    r = subprocess.run(["vgdb", f"--pid={pid}", "xtmemory", "x.kcg"],
+                       capture_output=True, text=True, timeout=60)
+    check(r.stdout == f"=={pid}== xtree memory report: "
+          f"{os.path.join(vg, 'x.kcg')}\n", f"Massif reply: {r.stdout!r}")
+    finish(proc, vg)
+    same(os.path.join(vg, "x.kcg"), os.path.join(nat, "x.kcg"),
+         "xtmemory: Massif vs ms_control", vg, nat)
+
 
 def main():
     mode, work = sys.argv[1], os.path.abspath(sys.argv[2])
     fresh(work)
-    {"native": mode_native, "valgrind": mode_valgrind,
-     "vex": mode_vex}[mode](work)
+    {"native": mode_native, "valgrind": mode_valgrind, "vex": mode_vex,
+     "xtmemory": mode_xtmemory}[mode](work)
     if FAILURES:
         print("\n".join(FAILURES))
         return 1
