@@ -128,12 +128,12 @@ void serveRequest() {
   control::fileName(RepTmp, sizeof(RepTmp), Pid, ".rep.tmp");
   int Fd = openat(Dir, Req, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   struct stat St;
-  char Line[MonitorMaxLine];
+  char *Line = (char *)arenaAllocate(MonitorMaxLine); // small stacks
   ssize_t N = -1;
   if (Fd >= 0 && fstat(Fd, &St) == 0 && S_ISREG(St.st_mode) &&
       St.st_uid == geteuid()) {
     do
-      N = read(Fd, Line, sizeof(Line) - 1);
+      N = Line ? read(Fd, Line, MonitorMaxLine - 1) : -1;
     while (N < 0 && errno == EINTR);
   }
   if (Fd >= 0) {
@@ -142,6 +142,8 @@ void serveRequest() {
     unlinkat(Dir, Req, 0);
   }
   if (N < 0) {
+    if (Line)
+      arenaDeallocate(Line, MonitorMaxLine);
     close(Dir);
     return;
   }
@@ -150,11 +152,14 @@ void serveRequest() {
     Line[N - 1] = '\0';
 
   ReplyBuffer R = {(char *)arenaAllocate(ReplyCapB), 0, ReplyCapB};
+  int Status = 0;
+  if (R.Data)
+    Status = runMonitorCommand(Line, Sink{appendReply, &R});
+  arenaDeallocate(Line, MonitorMaxLine);
   if (!R.Data) {
     close(Dir);
     return;
   }
-  int Status = runMonitorCommand(Line, Sink{appendReply, &R});
   char Head[4] = {char('0' + Status), '\n', 0, 0};
   int Out = openat(Dir, RepTmp,
                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);

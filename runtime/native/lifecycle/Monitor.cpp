@@ -96,34 +96,43 @@ int native::runMonitorCommand(const char *Line, const Sink &ReplyTo) {
   ThreadState *T = beginEvent();
   if (!T)
     return control::ReplyNotRecognised; // no model here
-  int Result = control::ReplyDone;
-  {
-    TextWriter Reply(ReplyTo);
+  // The parsed command and the reply's buffer (12 KiB) come from the
+  // arena: the thread may have a small stack.
+  struct Work {
     MonitorCommand C;
-    MonitorParse Parsed = parseMonitorCommand(Line, C, Reply);
-    if (Parsed == MonitorParse::NotRecognised) {
-      Result = control::ReplyNotRecognised;
-    } else if (Parsed == MonitorParse::Ok) {
-      ModelLock L;
-      if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive &&
-          ownsRuntime()) {
-        applyAllRings();
-        CommandFile F;
-        MonitorHost Host = {openFile, closeFile, &F};
-        const ProcessArgs &Args = processArgs();
-        RunInfo Run = {Args.Argv, Args.Argc};
-        massif::runMonitorCommand(C, *TheModel.Prof, Run, Host, Reply);
-        if (F.Failed)
-          Result = control::ReplyFileError;
-        // No process of the runtime's outlives the command: the program
-        // may wait for its own children.
-        stopSymbolizer();
-      } else {
-        Result = control::ReplyNotRecognised;
-      }
-    }
-    Reply.flush();
+    alignas(TextWriter) char ReplyMem[sizeof(TextWriter)];
+  };
+  Work *W = (Work *)arenaAllocate(sizeof(Work));
+  if (!W) {
+    endEvent(*T);
+    return control::ReplyNotRecognised;
   }
+  int Result = control::ReplyDone;
+  TextWriter &Reply = *new (W->ReplyMem) TextWriter(ReplyTo);
+  MonitorParse Parsed = parseMonitorCommand(Line, W->C, Reply);
+  if (Parsed == MonitorParse::NotRecognised) {
+    Result = control::ReplyNotRecognised;
+  } else if (Parsed == MonitorParse::Ok) {
+    ModelLock L;
+    if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive &&
+        ownsRuntime()) {
+      applyAllRings();
+      CommandFile F;
+      MonitorHost Host = {openFile, closeFile, &F};
+      const ProcessArgs &Args = processArgs();
+      RunInfo Run = {Args.Argv, Args.Argc};
+      massif::runMonitorCommand(W->C, *TheModel.Prof, Run, Host, Reply);
+      if (F.Failed)
+        Result = control::ReplyFileError;
+      // No process of the runtime's outlives the command: the program
+      // may wait for its own children.
+      stopSymbolizer();
+    } else {
+      Result = control::ReplyNotRecognised;
+    }
+  }
+  Reply.~TextWriter(); // flushes
+  arenaDeallocate(W, sizeof(Work));
   endEvent(*T);
   return Result;
 }
