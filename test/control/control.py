@@ -62,8 +62,8 @@ def fresh(path):
 
 
 def build(compiler, out, defines=(), extra=()):
-    cmd = [compiler, "-gdwarf-4", "-g", "-O0", *extra, *defines, SRC, "-o",
-           out]
+    cmd = [compiler, "-gdwarf-4", "-g", "-O0", "-pthread", *extra, *defines,
+           SRC, "-o", out]
     subprocess.run(cmd, check=True)
 
 

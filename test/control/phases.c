@@ -6,12 +6,13 @@
 // nothing in the profile) while others send the commands. With the
 // argument "block" it first sleeps 3 s without entering the allocator.
 // It counts sleeps that a signal interrupted (EINTR) and prints the count:
-// the channel must not interrupt it.
+// the channel must not interrupt it. Build with -pthread.
 #include <massif/massif.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,22 @@ static void *keep[64];
 void *leaf(size_t n) { return malloc(n); }
 void *mid(size_t n) { return leaf(n); }
 
+// A thread allocates part of the first phase: natively its events, and the
+// main thread's after it, reach the model through the event rings, which a
+// command must apply first.
+static void *helper(void *arg) {
+  (void)arg;
+  for (int i = 60; i < 64; i++)
+    keep[i] = mid(500);
+  free(keep[61]);
+  keep[61] = 0;
+  return 0;
+}
+
 static void phase1(void) {
+  pthread_t t;
+  if (pthread_create(&t, 0, helper, 0) == 0)
+    pthread_join(t, 0);
   for (int i = 0; i < 30; i++)
     keep[i] = (i % 3) ? leaf(100 + 10 * i) : mid(2000);
   for (int i = 0; i < 30; i += 4) {
@@ -35,7 +51,7 @@ static void phase1(void) {
 static void phase2(void) {
   for (int i = 30; i < 50; i++)
     keep[i] = mid(300);
-  for (int i = 0; i < 50; i++)
+  for (int i = 0; i < 64; i++)
     free(keep[i]);
 }
 
