@@ -17,6 +17,7 @@ MODE valgrind: the self-asking build natively and under Valgrind's Massif
 MODE vex: the waiting build under Valgrind's Massif and under msrun
   --engine=vex, the commands sent with vgdb: files, replies, exit status
   and stdout equal (masked); then the self-asking build on both.
+MODE fork: fork.c's parent and child answer on channels of their own.
 MODE xtmemory: xtmemory through ms_control vs Massif through vgdb (to
   enable once the xtree writer is merged: xtmemory.test).
 
@@ -303,6 +304,44 @@ def mode_vex(work):
              "Massif vs VEX, asked by the program", vg, vx)
 
 
+def mode_fork(work):
+    """fork.c: parent and child each answer on their own channel, each
+    with its own heap; the child's end removes only its own channel."""
+    d = fresh(os.path.join(work, "fork"))
+    subprocess.run([env("MSCC"), "-g", "-O0", os.path.join(HERE, "fork.c"),
+                    "-o", os.path.join(d, "prog")], check=True)
+    proc = subprocess.Popen(["./prog"], cwd=d, env={
+        **os.environ, "MASSIF_OPTIONS": "--time-unit=B"})
+    pids = {}
+    for role in ("parent", "child"):
+        path = os.path.join(d, "ready." + role)
+        if not wait_for(path):
+            proc.kill()
+            sys.exit(f"control.py: the {role} never became ready")
+        with open(path) as f:
+            pids[role] = int(f.read())
+    for role in ("child", "parent"):
+        rc, out, err = ms_control(pids[role], "snapshot", role + ".out")
+        check(rc == 0, f"{role}: {rc} {err!r}")
+    heap = {r: re.search(r"mem_heap_B=(\d+)", read(os.path.join(d, r + ".out")))
+            for r in ("parent", "child")}
+    check(heap["parent"] and heap["parent"].group(1) == "4000" and
+          heap["child"] and heap["child"].group(1) == "3000",
+          f"heaps: {[(r, m and m.group(1)) for r, m in heap.items()]}")
+    open(os.path.join(d, "go.child"), "w").close()
+    ctl = f"/tmp/massif-native-{os.getuid()}/%d.ctl"
+    end = time.time() + 30
+    while os.path.exists(ctl % pids["child"]) and time.time() < end:
+        time.sleep(0.02)
+    check(not os.path.exists(ctl % pids["child"]), "the child's channel stayed")
+    rc, out, err = ms_control(pids["parent"], "snapshot", "parent2.out")
+    check(rc == 0, f"parent after the child's end: {rc} {err!r}")
+    open(os.path.join(d, "go.parent"), "w").close()
+    check(proc.wait(timeout=60) == 0, "fork.c failed")
+    check(not os.path.exists(ctl % pids["parent"]),
+          "the parent's channel stayed")
+
+
 def mode_xtmemory(work):
     """To enable once the xtree writer is merged (xtmemory.test): the
     xtmemory file ms_control has written equals Massif's under vgdb, and
@@ -332,7 +371,7 @@ def main():
     mode, work = sys.argv[1], os.path.abspath(sys.argv[2])
     fresh(work)
     {"native": mode_native, "valgrind": mode_valgrind, "vex": mode_vex,
-     "xtmemory": mode_xtmemory}[mode](work)
+     "fork": mode_fork, "xtmemory": mode_xtmemory}[mode](work)
     if FAILURES:
         print("\n".join(FAILURES))
         return 1
