@@ -179,6 +179,8 @@ def mode_native(work):
           not os.path.exists("/tmp/nobody.out"), f"as nobody: {err!r}")
     planted_ignored(pid, wait)
     code, out, err = finish(proc, wait)
+    check(not os.path.exists(f"/tmp/massif-native-{os.getuid()}/{pid}.ctl"),
+          "the channel's file outlived the program")
     check((code, out) == (a.returncode, a.stdout) == (7, "done, 0 interrupted\n"),
           f"exit/stdout: asked {(a.returncode, a.stdout)!r}, "
           f"controlled {(code, out)!r}")

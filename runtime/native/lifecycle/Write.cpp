@@ -69,6 +69,7 @@ void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
   // signal would not, and stdio is not safe in a signal handler anyway.
   if (Why == WriteReason::Exit)
     fflush(nullptr);
+  removeControlChannel();
   exitNow(1);
 }
 
@@ -205,8 +206,8 @@ static bool writeAfterGlibcFault() {
       applyAllRings();
     ApplyingRingEvent = false;
     __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
-    Written = writeProfileFile(WriteReason::Signal);
     removeControlChannel();
+    Written = writeProfileFile(WriteReason::Signal);
   }
   if (!Held)
     ModelLock::release();
@@ -254,8 +255,10 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         // held by the interrupted code.
         if (Why == WriteReason::Exit)
           TheModel.Prof->discardBlocks();
+        // No more commands: the profile is being finished (and a bad
+        // --massif-out-file ends the process inside the write).
+        removeControlChannel();
         Written = writeProfileFile(Why);
-        removeControlChannel(); // no more commands: the profile is done
       }
     }
     restoreSignals(OldMask);
