@@ -7,7 +7,7 @@
 // with the program's rights, and the runtime would ignore a request that
 // is not its own user's anyway); the user's directory is the user's and
 // closed to others; the process has a live channel (its <pid>.ctl page
-// says so); no other request is pending. Then the request is linked into
+// says so, and the process maps it); no other request is pending. Then the request is linked into
 // place, the page's word raised, and the reply awaited; on timeout the
 // request is unlinked (taken back) and the bit lowered.
 //
@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -55,6 +56,25 @@ bool readFile(int Dir, const std::string &Name, std::string &Out) {
     Out.append(Buf, size_t(N));
   close(Fd);
   return true;
+}
+
+/// Whether process Pid maps Path: its runtime has the channel open (a
+/// file left by a dead process whose pid was reused is mapped by nobody).
+bool mapsFile(int Pid, const std::string &Path) {
+  FILE *F = fopen(("/proc/" + std::to_string(Pid) + "/maps").c_str(), "r");
+  if (!F)
+    return false;
+  char Line[4096];
+  bool Found = false;
+  while (!Found && fgets(Line, sizeof(Line), F)) {
+    std::string L(Line);
+    while (!L.empty() && L.back() == '\n')
+      L.pop_back();
+    Found = L.size() >= Path.size() &&
+            L.compare(L.size() - Path.size(), Path.size(), Path) == 0;
+  }
+  fclose(F);
+  return Found;
 }
 
 } // namespace
@@ -110,7 +130,8 @@ Outcome control::sendCommand(int Pid, const std::string &Command,
   auto *Head = static_cast<PageHeader *>(Page);
   if (Page == MAP_FAILED ||
       __atomic_load_n(&Head->Magic, __ATOMIC_ACQUIRE) != ControlMagic ||
-      Head->Pid != Pid) {
+      Head->Pid != Pid ||
+      !mapsFile(Pid, std::string(DirPath) + "/" + name(Pid, ".ctl"))) {
     if (Page != MAP_FAILED)
       munmap(Page, PageB);
     R.Error = NotOurs;

@@ -192,12 +192,23 @@ def mode_native(work):
     same(os.path.join(ask, "massif.out"), os.path.join(wait, "massif.out"),
          "final profile unchanged by the commands")
 
-    # A program without the runtime.
+    # A program without the runtime; then the same with a channel file
+    # left behind by a dead process of the same pid.
     sleeper = subprocess.Popen(["sleep", "30"])
     rc, out, err = ms_control(sleeper.pid, "snapshot")
-    sleeper.kill()
     check(rc == 1 and "not an mscc-built program" in err,
           f"not mscc: {err!r}")
+    stale = f"/tmp/massif-native-{os.getuid()}/{sleeper.pid}.ctl"
+    with open(stale, "wb") as f:
+        f.write(struct.pack("<iIi", 0, 0x4d534354, sleeper.pid).ljust(4096,
+                                                                       b"\0"))
+    os.chmod(stale, 0o600)
+    start = time.time()
+    rc, out, err = ms_control(sleeper.pid, "snapshot")
+    os.unlink(stale)
+    sleeper.kill()
+    check(rc == 1 and "not an mscc-built program" in err and
+          time.time() - start < 5, f"stale channel file: {err!r}")
 
     # Root for nobody's program: refused too.
     other = fresh(os.path.join(work, "other"))
