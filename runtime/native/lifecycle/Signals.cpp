@@ -23,11 +23,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ControlChannel.h"
 #include "FatalSignals.h"
 #include "Fork.h"
 #include "Lifecycle.h"
-
-#include "ControlChannel.h"
 #include "Lock.h"
 #include "Next.h"
 #include "State.h"
@@ -289,16 +288,19 @@ void native::signalsAfterForkChild() {
   __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELAXED);
 }
 
-
 void native::deliverPendingSignal() {
-  if (__atomic_load_n(&PendingSignal, __ATOMIC_ACQUIRE) & control::RequestBit)
+  int Word = __atomic_load_n(&PendingSignal, __ATOMIC_ACQUIRE);
+  // A fatal signal first (its fallback timer is running); the word's
+  // request bit, if any, stays for whoever comes next.
+  if (Word & ~control::RequestBit) {
+    int Sig = __atomic_fetch_and(&PendingSignal, control::RequestBit,
+                                 __ATOMIC_ACQ_REL) &
+              ~control::RequestBit;
+    if (Sig)
+      dieOf(Sig, nullptr);
+  }
+  if (Word & control::RequestBit)
     takeControlRequest();
-  // The signal's part of the word; a request that came meanwhile stays.
-  int Sig = __atomic_fetch_and(&PendingSignal, control::RequestBit,
-                               __ATOMIC_ACQ_REL) &
-            ~control::RequestBit;
-  if (Sig)
-    dieOf(Sig, nullptr);
 }
 
 extern "C" {
