@@ -9,7 +9,8 @@
 // mscc-built program, as `vgdb --pid=<pid> <command> [<file>]` does under
 // Valgrind, and prints what vgdb would print. The command is checked with
 // the runtime's own parser before the program is asked. Exit status 0
-// when the command ran, 1 otherwise (one line on stderr says why).
+// when the command ran, 1 otherwise (one line on stderr says why; an
+// unknown command also gets vgdb's "not recognised" text on stdout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,11 +115,22 @@ int main(int Argc, char **Argv) {
       TextWriter W(ToString);
       Parsed = parseMonitorCommand(Command.c_str(), C, W);
     }
-    if (Parsed == MonitorParse::NotRecognised)
+    // Standard output gets what vgdb prints for it; standard error why
+    // nothing was sent.
+    if (Parsed == MonitorParse::NotRecognised) {
+      {
+        TextWriter W(ToString);
+        writeMonitorNotRecognised(Command.c_str(), W);
+      }
+      fputs(Said.c_str(), stdout);
+      fflush(stdout);
       fail("unknown command '" + std::string(Argv[First + 1]) +
            "' (commands: help, snapshot, detailed_snapshot, all_snapshots, "
            "xtmemory)");
+    }
     if (Parsed == MonitorParse::Ambiguous) {
+      fputs(Said.c_str(), stdout);
+      fflush(stdout);
       while (!Said.empty() && Said.back() == '\n')
         Said.pop_back();
       fail("ambiguous command: " + Said);

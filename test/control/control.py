@@ -160,11 +160,15 @@ def mode_native(work):
     rc, out, err = ms_control(pid, "xtmemory")
     check(rc == 0 and "xtree writer is not built" in out, f"xtmemory: {out!r}")
     # Refusals, one line each, non-zero.
-    rc, out, err = ms_control(pid, "foo")
-    check(rc == 1 and err.startswith("ms_control: unknown command 'foo'"),
-          f"bad command: {rc} {err!r}")
+    rc, out, err = ms_control(pid, "foo", "f")
+    check(rc == 1 and err.startswith("ms_control: unknown command 'foo'") and
+          err.count("\n") == 1 and out == "command 'foo f' not recognised\n"
+          "In gdb,     try 'monitor help'\nIn a shell, try 'vgdb help'\n",
+          f"bad command: {rc} {out!r} {err!r}")
     rc, out, err = ms_control(pid, "")
-    check(rc == 1 and "ambiguous command" in err, f"empty command: {err!r}")
+    check(rc == 1 and "ambiguous command" in err and out ==
+          "<empty string> can match help snapshot detailed_snapshot "
+          "all_snapshots xtmemory\n", f"empty command: {out!r} {err!r}")
     rc, out, err = ms_control(pid, "snapshot", "/nonexistent/x")
     check(rc == 1 and out == f"=={pid}== Error: can not open xtree output "
           "file `/nonexistent/x'\n", f"unwritable file: {rc} {out!r}")
