@@ -26,6 +26,7 @@ install(TARGETS msrun RUNTIME DESTINATION bin)
 # ms_memusage and the library it preloads (found beside the executable as
 # ../lib/massif-native/libmsmemusage.so).
 install(TARGETS ms_memusage RUNTIME DESTINATION bin)
+install(TARGETS ms_control RUNTIME DESTINATION bin)
 install(TARGETS msmemusage LIBRARY DESTINATION ${MASSIF_INSTALL_LIBDIR})
 install(TARGETS ms_memusage_graph RUNTIME DESTINATION ${MASSIF_INSTALL_LIBDIR})
 # ms_print: bin/ms_print in an install prefix. Valgrind's package owns
@@ -62,9 +63,11 @@ if(MASSIF_HAVE_VEX)
   endforeach()
 endif()
 install(FILES include/massif/abi.h include/massif/format.h
+              include/massif/massif.h
         DESTINATION include/massif)
 install(FILES docs/man/mscc.1 docs/man/mscxx.1 docs/man/msrun.1
               docs/man/ms_print.1 docs/man/ms_memusage.1
+              docs/man/ms_control.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 file(GLOB MASSIF_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES README.md ${MASSIF_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})

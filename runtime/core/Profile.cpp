@@ -384,6 +384,8 @@ void Profile::onStackDelta(int64_t DeltaB) {
   I.maybeNormal();
 }
 
+bool Profile::started() const { return P && P->Started; }
+
 StackHot *Profile::stackHot() { return P ? &P->Hot : nullptr; }
 
 void Profile::discardBlocks() {

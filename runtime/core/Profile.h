@@ -157,7 +157,9 @@ public:
   /// Requested and slop bytes of the live block at Addr, if known.
   bool findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const;
 
-  /// Writes the whole massif.out text. Returns false on an I/O error.
+  /// Writes the whole massif.out text: the snapshot array as it is now.
+  /// Changes nothing, so it may be called mid-run (Massif's all_snapshots
+  /// monitor command) and again later. Returns false on an I/O error.
   bool write(const Sink &Out, const RunInfo &Run);
 
   /// Writes an xtree memory report of the current state (spec section
@@ -170,6 +172,18 @@ public:
   /// (milliseconds since start-up). Returns false on an I/O error.
   bool writeXtree(const Sink &Out, const RunInfo &Run, bool MassifFormat,
                   int64_t Pid, uint64_t TimeMs);
+
+  /// Whether snapshots may be taken: start-up is done, or page mode.
+  bool started() const;
+
+  enum class NowResult { Written, NotStarted, IoError };
+
+  /// Massif's snapshot and detailed_snapshot monitor commands: a file of
+  /// one Normal snapshot, numbered 0, taken now. It is not added to the
+  /// array and moves no threshold: culling, peaks and the next snapshots
+  /// are as if it had not been taken. NotStarted before start-up (Massif
+  /// refuses then, outside page mode).
+  NowResult writeNow(const Sink &Out, const RunInfo &Run, bool Detailed);
 
   /// Gives back the memory of the live blocks' records (the block table
   /// and the replayed allocator), which writing does not need, so that a

@@ -18,11 +18,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Memory.h"
 #include "ProfileImpl.h"
 #include "TextWriter.h"
 #include "TreeWriter.h"
 
 #include "massif/format.h"
+
+#include <string.h>
 
 namespace massif {
 namespace {
@@ -70,18 +73,18 @@ void writeSnapshotFields(TextWriter &W, uint32_t N, const Snapshot &S,
   W.put(format::HeapTreeKey).put(Tree).put('\n');
 }
 
-} // namespace
-
-bool Profile::write(const Sink &Out, const RunInfo &Run) {
-  if (!P)
-    return false;
-  Impl &I = *P;
+/// Writes the header and Count snapshots, the K-th being At(K) and
+/// numbered K (snapshots are frozen: writing changes nothing but the
+/// deferred classification of stacks, which any write may finish).
+template <typename AtFn>
+bool writeSnapshots(Profile::Impl &I, const Sink &Out, const RunInfo &Run,
+                    uint32_t Count, AtFn At) {
   TextWriter W(Out);
   writeHeader(W, I.Opts, Run);
 
   bool AnyTree = false;
-  for (uint32_t K = 0; K < I.Snaps.size(); ++K)
-    AnyTree |= I.Snaps.at(K).Detailed;
+  for (uint32_t K = 0; K < Count; ++K)
+    AnyTree |= At(K).Detailed;
 
   TreeWriter Trees(I.A, I.Sym, I.Opts.Threshold,
                    I.Opts.PagesAsHeap ? format::RootPages : format::RootHeap);
@@ -94,8 +97,8 @@ bool Profile::write(const Sink &Out, const RunInfo &Run) {
     HaveTrees = Trees.init(I.Tree, *I.Depot);
   }
 
-  for (uint32_t K = 0; K < I.Snaps.size(); ++K) {
-    const Snapshot &S = I.Snaps.at(K);
+  for (uint32_t K = 0; K < Count; ++K) {
+    const Snapshot &S = At(K);
     if (!S.Detailed || !HaveTrees) {
       writeSnapshotFields(W, K, S, S.HeapB, format::TreeEmpty);
       continue;
@@ -107,6 +110,66 @@ bool Profile::write(const Sink &Out, const RunInfo &Run) {
     Trees.emit(W, S.ExtraB, S.StacksB);
   }
   return W.flush();
+}
+
+} // namespace
+
+bool Profile::write(const Sink &Out, const RunInfo &Run) {
+  if (!P)
+    return false;
+  const SnapshotEngine &Snaps = P->Snaps;
+  return writeSnapshots(*P, Out, Run, Snaps.size(),
+                        [&](uint32_t K) -> const Snapshot & {
+                          return Snaps.at(K);
+                        });
+}
+
+Profile::NowResult Profile::writeNow(const Sink &Out, const RunInfo &Run,
+                                     bool Detailed) {
+  if (!P)
+    return NowResult::IoError;
+  Impl &I = *P;
+  // Massif refuses before the program's first instruction (outside page
+  // mode, where the start-up mappings are already counted).
+  if (!I.Started)
+    return NowResult::NotStarted;
+  Snapshot S = {};
+  S.Kind = SnapshotKind::Normal;
+  S.Time = I.now();
+  S.HeapB = I.Hot.HeapB;
+  S.ExtraB = I.Hot.ExtraB;
+  S.StacksB = I.Hot.StacksB;
+  // The tree's values now, copied aside: the engine's shared chunks and
+  // the tree's change flags stay as they are, so the next detailed
+  // snapshot is what it would have been.
+  LiveValues V = I.Tree.live();
+  uint32_t N = V.N ? V.N : 1;
+  uint32_t NumChunks = (N + ValueChunkEntries - 1) >> ValueChunkBits;
+  ValueChunk *Copies = nullptr;
+  ValueChunk **Table = nullptr;
+  if (Detailed && I.Opts.Heap) {
+    Copies = allocArray<ValueChunk>(I.A, NumChunks);
+    Table = allocArray<ValueChunk *>(I.A, NumChunks);
+    if (Copies && Table) {
+      for (uint32_t K = 0; K < NumChunks; ++K) {
+        Copies[K].Refs = 1;
+        memcpy(Copies[K].V, V.Values + (size_t(K) << ValueChunkBits),
+               sizeof(Copies[K].V));
+        Table[K] = &Copies[K];
+      }
+      S.Chunks = Table;
+      S.NumValues = N;
+      S.ChunksCap = NumChunks;
+      S.Detailed = true;
+    }
+  }
+  bool Ok = writeSnapshots(I, Out, Run, 1,
+                           [&](uint32_t) -> const Snapshot & { return S; });
+  if (Copies)
+    freeArray(I.A, Copies, NumChunks);
+  if (Table)
+    freeArray(I.A, Table, NumChunks);
+  return Ok ? NowResult::Written : NowResult::IoError;
 }
 
 } // namespace massif

@@ -102,6 +102,15 @@ Bool handleClientRequest(ThreadId Tid, UWord *Args, UWord *Ret) {
     S.Prof.onFree(Args[1]);
     *Ret = 0;
     return True;
+  case VG_USERREQ__GDB_MONITOR_COMMAND:
+    // Valgrind's core hands the tool every monitor command it gets from
+    // vgdb or gdb this way, and the client's own (VALGRIND_MONITOR_COMMAND).
+    if (handleMonitorCommand((const HChar *)Args[1])) {
+      *Ret = 1;
+      return True;
+    }
+    *Ret = 0;
+    return False;
   default:
     *Ret = 0;
     return False;

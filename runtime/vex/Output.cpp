@@ -53,9 +53,10 @@ bool writeBuffered(void *Ctx, const char *Data, size_t Len) {
   return !F.Failed;
 }
 
-/// The client's command as Valgrind has it, for the cmd: lines; free with
-/// VG_(free).
-const char **clientArgv(UInt &Argc) {
+} // namespace
+
+const char **vex::clientArgv(UInt &Argc) {
+  // The profile's cmd: line is the client's command as Valgrind has it.
   XArray *Args = VG_(args_for_client);
   Argc = 1 + (UInt)VG_(sizeXA)(Args);
   const char **Argv =
@@ -66,7 +67,14 @@ const char **clientArgv(UInt &Argc) {
   return Argv;
 }
 
-} // namespace
+Sink vex::openFileSink(Int Fd) {
+  TheSink.Fd = Fd;
+  TheSink.Failed = false;
+  TheSink.Used = 0;
+  return Sink{writeBuffered, &TheSink};
+}
+
+bool vex::flushFileSink() { return TheSink.flush(); }
 
 bool vex::writeXtreeReport(const HChar *Path, bool Announce) {
   State &S = state();
@@ -80,14 +88,10 @@ bool vex::writeXtreeReport(const HChar *Path, bool Announce) {
   }
   UInt Argc;
   const char **Argv = clientArgv(Argc);
-  TheSink.Fd = Fd;
-  TheSink.Failed = false;
-  TheSink.Used = 0;
-  bool Ok = S.Prof.writeXtree(Sink{writeBuffered, &TheSink},
-                              RunInfo{Argv, Argc},
+  bool Ok = S.Prof.writeXtree(openFileSink(Fd), RunInfo{Argv, Argc},
                               VG_(strstr)(Path, ".ms") != nullptr,
                               VG_(getpid)(), VG_(read_millisecond_timer)());
-  Ok = TheSink.flush() && Ok;
+  Ok = flushFileSink() && Ok;
   VG_(close)(Fd);
   VG_(free)(Argv);
   if (Announce)
@@ -114,15 +118,10 @@ void vex::writeProfile() {
     VG_(free)(Path);
     return;
   }
-  // The profile's cmd: line is the client's command as Valgrind has it.
   UInt Argc;
   const char **Argv = clientArgv(Argc);
-
-  TheSink.Fd = Fd;
-  TheSink.Failed = false;
-  TheSink.Used = 0;
-  bool Ok = S.Prof.write(Sink{writeBuffered, &TheSink}, RunInfo{Argv, Argc});
-  Ok = TheSink.flush() && Ok;
+  bool Ok = S.Prof.write(openFileSink(Fd), RunInfo{Argv, Argc});
+  Ok = flushFileSink() && Ok;
   VG_(close)(Fd);
   if (!Ok)
     VG_(umsg)("error: could not write the whole output file '%s'\n", Path);

@@ -68,6 +68,18 @@ void writeProfile();
 /// "xtree memory report: <Path>". Returns whether it was written.
 bool writeXtreeReport(const HChar *Path, bool Announce);
 
+/// The client's command line for a file's cmd: line (free with VG_(free)).
+const char **clientArgv(UInt &Argc);
+
+/// The buffered sink of the one file written at a time, on Fd, and its
+/// flush (false when a write failed).
+Sink openFileSink(Int Fd);
+bool flushFileSink();
+
+/// Massif's monitor command Line (from vgdb, gdb or the client's request,
+/// runtime/core/Monitor.h). Whether it was recognised.
+bool handleMonitorCommand(const HChar *Line);
+
 /// Registers the malloc replacement and the client request handler.
 void registerHeapEvents();
 

@@ -17,6 +17,9 @@
 //    a MALLOCLIKE of `new` bytes at the same address, charged to the
 //    resize's stack.
 //
+//  - GDB_MONITOR_COMMAND(command): Massif's monitor command, run at once
+//    (lifecycle/Monitor.cpp); 0 when recognised, 1 when not, as Valgrind.
+//
 // Every other request returns its default, as natively without Valgrind
 // (RUNNING_ON_VALGRIND is 0). On Valgrind every request goes to Valgrind,
 // as the program wrote it (UnderValgrind.h). The request codes are valgrind.h's, part of
@@ -24,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OutFile.h"
 #include "Record.h"
 #include "State.h"
 #include "UnderValgrind.h"
@@ -37,6 +41,7 @@ using namespace massif::native;
 namespace {
 
 enum RequestCode : unsigned long long {
+  GdbMonitorCommand = 0x1202,
   MallocLikeBlock = 0x1301,
   FreeLikeBlock = 0x1302,
   ResizeInPlaceBlock = 0x130b,
@@ -53,6 +58,18 @@ __massif_client_request(unsigned long long *Args, unsigned long long Default) {
   if (underValgrind())
     return valgrindRequest(Args, Default);
   unsigned long long Code = Args[0];
+  if (Code == GdbMonitorCommand) {
+    // The program's own thread, in its own code: a safe point. The reply
+    // goes where Valgrind's goes with no debugger attached, the log
+    // (standard error).
+    if (!Args[1])
+      return 1;
+    char Buf[1024];
+    FdSink Reply(2, Buf, sizeof(Buf));
+    int Status = runMonitorCommand((const char *)Args[1], Reply.sink());
+    Reply.flush();
+    return Status == 1 ? 1 : 0; // a file error is still "recognised"
+  }
   if (Code != MallocLikeBlock && Code != FreeLikeBlock &&
       Code != ResizeInPlaceBlock)
     return Default;

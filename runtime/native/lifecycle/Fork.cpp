@@ -21,6 +21,7 @@
 #include "Fork.h"
 
 #include "Arena.h"
+#include "Lifecycle.h"
 #include "Counters.h"
 #include "EventRing.h"
 #include "Modules.h"
@@ -77,6 +78,7 @@ void afterForkChild() {
   arenaAfterForkChild();
   countersAfterForkChild();
   modulesAfterForkChild();
+  controlAfterForkChild(); // first: the control page is still the parent's
   signalsAfterForkChild();
   modelAfterForkChild(); // the lock is free again; the rings need it
   ringsAfterForkChild();

@@ -64,6 +64,16 @@ bool insideRuntime();
 /// without the runtime knowing.
 bool ownsRuntime();
 
+/// The control channel (Control.cpp, support/ControlChannel.h): opened by
+/// start-up and in a forked child (before anything else touches the
+/// control page there), removed when the profile is written at the end.
+void openControlChannel();
+void removeControlChannel();
+void controlAfterForkChild();
+/// Runs ms_control's request if one is pending (deliverPendingSignal, at
+/// the end of an event). Whether one was.
+bool takeControlRequest();
+
 /// Installs the fatal-signal handlers (Signals.cpp). Called once by start-up.
 void installFatalSignalHandlers();
 

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ControlChannel.h"
 #include "FatalSignals.h"
 #include "Fork.h"
 #include "Lifecycle.h"
@@ -192,14 +193,18 @@ void onFatalSignal(int Sig, siginfo_t *Info, void *) {
   // A signal that can wait is left pending until the thread ends its event
   // (endEvent delivers it); the first one only, and with a fallback timer.
   if (insideRuntime() && canWait(Sig) && ownsRuntime()) {
-    int Expected = 0;
-    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Sig, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    // A control request (Control.cpp) may share the word: keep it.
+    int Expected =
+        __atomic_load_n(&PendingSignal, __ATOMIC_RELAXED) & control::RequestBit;
+    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Expected | Sig,
+                                    false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
       if (armFallback(Sig)) {
         errno = SavedErrno;
         return;
       }
-      __atomic_store_n(&PendingSignal, 0, __ATOMIC_RELEASE);
+      __atomic_fetch_and(&PendingSignal, control::RequestBit,
+                         __ATOMIC_RELEASE);
     }
   }
   dieOf(Sig, Info);
@@ -267,7 +272,8 @@ void native::installFatalSignalHandlers() {
   __atomic_store_n(&Installed, true, __ATOMIC_RELEASE);
 }
 
-int native::PendingSignal = 0;
+// native::PendingSignal is defined by Control.cpp: the first word of the
+// control page.
 
 // The forking thread has every signal blocked (Fork.cpp), as ViewGuard
 // would.
@@ -283,9 +289,18 @@ void native::signalsAfterForkChild() {
 }
 
 void native::deliverPendingSignal() {
-  int Sig = __atomic_exchange_n(&PendingSignal, 0, __ATOMIC_ACQ_REL);
-  if (Sig)
-    dieOf(Sig, nullptr);
+  int Word = __atomic_load_n(&PendingSignal, __ATOMIC_ACQUIRE);
+  // A fatal signal first (its fallback timer is running); the word's
+  // request bit, if any, stays for whoever comes next.
+  if (Word & ~control::RequestBit) {
+    int Sig = __atomic_fetch_and(&PendingSignal, control::RequestBit,
+                                 __ATOMIC_ACQ_REL) &
+              ~control::RequestBit;
+    if (Sig)
+      dieOf(Sig, nullptr);
+  }
+  if (Word & control::RequestBit)
+    takeControlRequest();
 }
 
 extern "C" {

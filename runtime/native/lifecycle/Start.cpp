@@ -180,6 +180,7 @@ RuntimeState initialise() {
   at_quick_exit(onQuickExit);
   resolveExitFunctions();
   installFatalSignalHandlers();
+  openControlChannel();
   return StateActive;
 }
 

@@ -71,6 +71,7 @@ void badOutFile(const char *Pattern, const char *Reason, WriteReason Why,
   // signal would not, and stdio is not safe in a signal handler anyway.
   if (Why == WriteReason::Exit)
     fflush(nullptr);
+  removeControlChannel();
   exitNow(1);
 }
 
@@ -283,6 +284,7 @@ static bool writeAfterGlibcFault() {
       applyAllRings();
     ApplyingRingEvent = false;
     __atomic_store_n(&TheState, (uint32_t)StateFinished, __ATOMIC_RELEASE);
+    removeControlChannel();
     writeXtreeFile(WriteReason::Signal);
     Written = writeProfileFile(WriteReason::Signal);
   }
@@ -333,6 +335,9 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         writeXtreeFile(Why);
         if (Why == WriteReason::Exit)
           TheModel.Prof->discardBlocks();
+        // No more commands: the profile is being finished (and a bad
+        // --massif-out-file ends the process inside the write).
+        removeControlChannel();
         Written = writeProfileFile(Why);
       }
     }

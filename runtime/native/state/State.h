@@ -20,7 +20,7 @@
 // This folder (state/) is the bottom of the native runtime: the state every
 // other part reads (here, and every thread's in ThreadArea.h), and the way
 // to glibc's allocator (Glibc.h, Next.h, LiveStarts.h, EmergencyHeap.h).
-// It calls nothing above it but the three hooks the event protocol
+// It calls nothing above it but the four hooks the event protocol
 // declares here: prepareEvent and ensureInitialised (start-up) and
 // deliverPendingSignal, defined in lifecycle/.
 //
@@ -199,8 +199,17 @@ MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
   return &T;
 }
 
+/// Runs the monitor command Line (runtime/core/Monitor.h) now, on the
+/// calling thread, which must be outside the runtime (lifecycle/Monitor.cpp);
+/// the reply goes to ReplyTo. Returns a control::ReplyStatus
+/// (support/ControlChannel.h): 0 done, 1 not recognised (or no model is
+/// active), 2 done but its file could not be written.
+int runMonitorCommand(const char *Line, const Sink &ReplyTo);
+
 /// A fatal signal that arrived while its thread was inside the runtime,
-/// waiting for that thread to leave (lifecycle/Signals.cpp); 0 when none.
+/// waiting for that thread to leave (lifecycle/Signals.cpp), and
+/// control::RequestBit when ms_control asks for a monitor command
+/// (lifecycle/Control.cpp, which maps this word's page); 0 when none.
 extern int PendingSignal MASSIF_HIDDEN;
 
 /// Writes the profile and dies of PendingSignal (lifecycle/Signals.cpp).
