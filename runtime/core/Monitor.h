@@ -80,6 +80,19 @@ struct MonitorHost {
   /// Closes the file Open opened; Ok is whether every write succeeded.
   /// Reports a failure to Reply.
   void (*Close)(void *Ctx, bool Ok, TextWriter &Reply);
+  /// Expands an xtree report's name into Out[0..OutB) as the engine
+  /// expands --xtree-memory-file (%p, %n, %q{VAR}; a relative name is made
+  /// absolute against the start-up directory). On a bad name reports it (to
+  /// Reply) and returns false.
+  bool (*Expand)(void *Ctx, const char *Pattern, char *Out, size_t OutB,
+                 TextWriter &Reply);
+  /// Logs one line of Valgrind's, Text then Arg, as the engine logs it,
+  /// e.g. "xtree memory report: " and the path.
+  void (*Log)(void *Ctx, const char *Text, const char *Arg,
+              TextWriter &Reply);
+  /// Milliseconds since start-up: a Massif-format report's time=.
+  uint64_t (*NowMs)(void *Ctx);
+  int64_t Pid; ///< the callgrind-format report's pid: line
   void *Ctx;
 };
 
@@ -88,11 +101,15 @@ void runMonitorCommand(const MonitorCommand &C, Profile &Prof,
                        const RunInfo &Run, const MonitorHost &Host,
                        TextWriter &Reply);
 
-/// The xtmemory command. The execution-tree writer is not part of this
-/// build: it answers so in one line. (To be replaced by the call to the
-/// xtree writer, with the default file xtmemory.kcg.%p.%n expanded and
-/// Massif's "xtree memory report: <absolute path>" reply.)
-void runXtMemoryCommand(const char *File, Profile &Prof,
+/// The default name of the xtmemory command's report, expanded.
+constexpr const char *MonitorDefaultXtreeFile = "xtmemory.kcg.%p.%n";
+
+/// The xtmemory command: an xtree report of the model now (the live blocks
+/// as --xtree-memory=allocs gives them, or the counters of
+/// --xtree-memory=full) to File, expanded (default
+/// MonitorDefaultXtreeFile); then, as Valgrind, "xtree memory report:
+/// <path>", also after a file that could not be opened.
+void runXtMemoryCommand(const char *File, Profile &Prof, const RunInfo &Run,
                         const MonitorHost &Host, TextWriter &Reply);
 
 } // namespace massif

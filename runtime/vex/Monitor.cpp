@@ -69,6 +69,25 @@ void closeFile(void *Ctx, bool Ok, TextWriter &Reply) {
   }
 }
 
+bool expandName(void *, const char *Pattern, char *Out, size_t OutB,
+                TextWriter &Reply) {
+  // Valgrind's own expansion, which ends the run over a bad name, as
+  // Massif's xtmemory does.
+  Reply.flush();
+  HChar *Name = VG_(expand_file_name)("--xtree-memory-file", Pattern);
+  VG_(strncpy)(Out, Name, OutB - 1);
+  Out[OutB - 1] = '\0';
+  VG_(free)(Name);
+  return true;
+}
+
+void logLine(void *, const char *Text, const char *Arg, TextWriter &Reply) {
+  Reply.flush();
+  VG_(umsg)("%s%s\n", Text, Arg);
+}
+
+uint64_t nowMs(void *) { return VG_(read_millisecond_timer)(); }
+
 MonitorCommand TheCommand; // the tool runs one command at a time
 
 } // namespace
@@ -82,7 +101,8 @@ bool vex::handleMonitorCommand(const HChar *Line) {
   if (Parsed != MonitorParse::Ok)
     return Parsed == MonitorParse::Ambiguous;
   MonitorFile F = {-1, nullptr};
-  MonitorHost Host = {openFile, closeFile, &F};
+  MonitorHost Host = {openFile, closeFile, expandName,          logLine,
+                      nowMs,    (int64_t)VG_(getpid)(), &F};
   UInt Argc;
   const char **Argv = clientArgv(Argc);
   runMonitorCommand(TheCommand, S.Prof, RunInfo{Argv, Argc}, Host, Reply);

@@ -82,18 +82,20 @@ bool vex::writeXtreeReport(const HChar *Path, bool Announce) {
     return false;
   Int Fd = VG_(fd_open)(Path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
                         VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+  bool Ok = false;
   if (Fd < 0) {
     VG_(umsg)("Error: can not open xtree output file `%s'\n", Path);
-    return false;
+  } else {
+    UInt Argc;
+    const char **Argv = clientArgv(Argc);
+    Ok = S.Prof.writeXtree(openFileSink(Fd), RunInfo{Argv, Argc},
+                           VG_(strstr)(Path, ".ms") != nullptr,
+                           VG_(getpid)(), VG_(read_millisecond_timer)());
+    Ok = flushFileSink() && Ok;
+    VG_(close)(Fd);
+    VG_(free)(Argv);
   }
-  UInt Argc;
-  const char **Argv = clientArgv(Argc);
-  bool Ok = S.Prof.writeXtree(openFileSink(Fd), RunInfo{Argv, Argc},
-                              VG_(strstr)(Path, ".ms") != nullptr,
-                              VG_(getpid)(), VG_(read_millisecond_timer)());
-  Ok = flushFileSink() && Ok;
-  VG_(close)(Fd);
-  VG_(free)(Argv);
+  // Valgrind names the report also when its file could not be opened.
   if (Announce)
     VG_(umsg)("xtree memory report: %s\n", Path);
   return Ok;

@@ -18,8 +18,8 @@ MODE vex: the waiting build under Valgrind's Massif and under msrun
   --engine=vex, the commands sent with vgdb: files, replies, exit status
   and stdout equal (masked); then the self-asking build on both.
 MODE fork: fork.c's parent and child answer on channels of their own.
-MODE xtmemory: xtmemory through ms_control vs Massif through vgdb (to
-  enable once the xtree writer is merged: xtmemory.test).
+MODE xtmemory: xtmemory through ms_control vs Massif through vgdb, with
+  --xtree-memory=none (the live blocks) and =full.
 
 Tools come from the environment: CONTROL_MSCC, CONTROL_CLANG,
 CONTROL_VALGRIND, CONTROL_MSRUN, CONTROL_MS_CONTROL, CONTROL_INCLUDE.
@@ -155,10 +155,13 @@ def mode_native(work):
           f"ms_control sn: {rc} {err!r}")
     rc, out, err = ms_control(pid, "help")
     check(rc == 0 and "massif monitor commands:" in out, f"help: {out!r}")
-    # xtmemory: a line saying it is not built yet (to be replaced by the
-    # comparison of the xtree file once the xtree writer is merged).
-    rc, out, err = ms_control(pid, "xtmemory")
-    check(rc == 0 and "xtree writer is not built" in out, f"xtmemory: {out!r}")
+    # xtmemory's default name, expanded (%p, %n), and Valgrind's reply.
+    rc, out, err = ms_control(pid, "xtm")
+    xt = os.path.join(wait, f"xtmemory.kcg.{pid}.1")
+    check(rc == 0 and out == f"=={pid}== xtree memory report: {xt}\n" and
+          os.path.exists(xt) and
+          open(xt).read().startswith("# callgrind format\n"),
+          f"xtmemory: {rc} {out!r} {err!r}")
     # Refusals, one line each, non-zero.
     rc, out, err = ms_control(pid, "foo", "f")
     check(rc == 1 and err.startswith("ms_control: unknown command 'foo'") and
@@ -360,28 +363,45 @@ def mode_fork(work):
 
 
 def mode_xtmemory(work):
-    """To enable once the xtree writer is merged (xtmemory.test): the
-    xtmemory file ms_control has written equals Massif's under vgdb, and
-    both replies are the "xtree memory report: <path>" line."""
-    nat, vg = fresh(os.path.join(work, "native")), fresh(
-        os.path.join(work, "vg"))
-    build(env("MSCC"), os.path.join(nat, "prog"))
-    build(env("CLANG"), os.path.join(vg, "prog"), [], ["-I" + env("INCLUDE")])
-    proc, pid = start_waiting(["./prog"], nat,
-                              {"MASSIF_OPTIONS": " ".join(OPTS)})
-    rc, out, err = ms_control(pid, "xtmemory", "x.kcg")
-    check(rc == 0 and out == f"=={pid}== xtree memory report: "
-          f"{os.path.join(nat, 'x.kcg')}\n", f"native reply: {out!r}")
-    finish(proc, nat)
-    proc, pid = start_waiting([env("VALGRIND"), "--tool=massif", *OPTS,
-                               "./prog"], vg)
-    r = subprocess.run(["vgdb", f"--pid={pid}", "xtmemory", "x.kcg"],
-                       capture_output=True, text=True, timeout=60)
-    check(r.stdout == f"=={pid}== xtree memory report: "
-          f"{os.path.join(vg, 'x.kcg')}\n", f"Massif reply: {r.stdout!r}")
-    finish(proc, vg)
-    same(os.path.join(vg, "x.kcg"), os.path.join(nat, "x.kcg"),
-         "xtmemory: Massif vs ms_control", vg, nat)
+    """The xtmemory file ms_control has written (native) and vgdb has
+    (msrun --engine=vex) equal Massif's under vgdb, with the default
+    --xtree-memory=none (the live blocks) and with =full; every reply is
+    the "xtree memory report: <path>" line."""
+    for extra in ([], ["--xtree-memory=full"]):
+        opts = OPTS + extra
+        tag = "full" if extra else "none"
+        nat, vg, vx = (fresh(os.path.join(work, f"{k}-{tag}"))
+                       for k in ("native", "vg", "vex"))
+        build(env("MSCC"), os.path.join(nat, "prog"))
+        for d in (vg, vx):
+            build(env("CLANG"), os.path.join(d, "prog"), [],
+                  ["-I" + env("INCLUDE")])
+        proc, pid = start_waiting(["./prog"], nat,
+                                  {"MASSIF_OPTIONS": " ".join(opts)})
+        rc, out, err = ms_control(pid, "xtmemory", "x.kcg")
+        check(rc == 0 and out == f"=={pid}== xtree memory report: "
+              f"{os.path.join(nat, 'x.kcg')}\n", f"native reply: {out!r}")
+        finish(proc, nat)
+        for d, tool in ((vg, [env("VALGRIND"), "--tool=massif"]),
+                        (vx, [env("MSRUN"), "--engine=vex"])):
+            proc, pid = start_waiting([*tool, *opts, "./prog"], d)
+            r = subprocess.run(["vgdb", f"--pid={pid}", "xtmemory", "x.kcg"],
+                               capture_output=True, text=True, timeout=60)
+            check(r.stdout == f"=={pid}== xtree memory report: "
+                  f"{os.path.join(d, 'x.kcg')}\n", f"vgdb reply: {r.stdout!r}")
+            finish(proc, d)
+        for d in (vg, nat, vx):
+            path = os.path.join(d, "x.kcg")
+            if os.path.exists(path):
+                with open(path) as f:
+                    text = re.sub(r"^pid: \d+$", "pid: PID", f.read(),
+                                  flags=re.M)
+                with open(path, "w") as f:
+                    f.write(text)
+        same(os.path.join(vg, "x.kcg"), os.path.join(nat, "x.kcg"),
+             f"xtmemory ({tag}): Massif vs ms_control", vg, nat)
+        same(os.path.join(vg, "x.kcg"), os.path.join(vx, "x.kcg"),
+             f"xtmemory ({tag}): Massif vs VEX", vg, vx)
 
 
 def main():

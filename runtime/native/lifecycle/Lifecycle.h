@@ -22,6 +22,7 @@
 
 #include "Process.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace massif {
@@ -94,6 +95,17 @@ void reportBadOption(const char *Text);
 /// Makes the calling process the one whose profile this is (Write.cpp):
 /// at start-up; a forked child becomes it through modelAfterForkChild.
 void becomeOwner();
+
+/// Expands Pattern as --xtree-memory-file is expanded (Write.cpp): %p,
+/// %q{VAR}, %n from the process's one counter, a relative name made
+/// absolute against the start-up directory. For the xtmemory monitor
+/// command. False, with Massif's reason in Reason, when the name is bad.
+bool expandXtreeName(const char *Pattern, char *Out, size_t OutB,
+                     char *Reason, size_t ReasonB);
+
+/// Milliseconds since the runtime (or the forked child) started: the
+/// time= of a Massif-format xtree report.
+uint64_t msSinceStart();
 
 /// Ends the process with Status at once, without running anything.
 [[noreturn]] void exitNow(int Status);

@@ -90,6 +90,26 @@ void closeFile(void *Ctx, bool Ok, TextWriter &Reply) {
   }
 }
 
+bool expandName(void *, const char *Pattern, char *Out, size_t OutB,
+                TextWriter &Reply) {
+  char Reason[256];
+  if (expandXtreeName(Pattern, Out, OutB, Reason, sizeof(Reason)))
+    return true;
+  // Valgrind ends the process over a bad name; a command only answers.
+  putLogPrefix(Reply);
+  Reply.put("Bad option: --xtree-memory-file=").put(Pattern).put('\n');
+  putLogPrefix(Reply);
+  Reply.put(Reason).put('\n');
+  return false;
+}
+
+void logLine(void *, const char *Text, const char *Arg, TextWriter &Reply) {
+  putLogPrefix(Reply);
+  Reply.put(Text).put(Arg).put('\n');
+}
+
+uint64_t nowMs(void *) { return msSinceStart(); }
+
 } // namespace
 
 int native::runMonitorCommand(const char *Line, const Sink &ReplyTo) {
@@ -118,7 +138,8 @@ int native::runMonitorCommand(const char *Line, const Sink &ReplyTo) {
         ownsRuntime()) {
       applyAllRings();
       CommandFile F;
-      MonitorHost Host = {openFile, closeFile, &F};
+      MonitorHost Host = {openFile, closeFile, expandName, logLine,
+                          nowMs,    (int64_t)getpid(), &F};
       const ProcessArgs &Args = processArgs();
       RunInfo Run = {Args.Argv, Args.Argc};
       massif::runMonitorCommand(W->C, *TheModel.Prof, Run, Host, Reply);

@@ -189,13 +189,25 @@ void writeXtreeFile(WriteReason Why) {
     MassifFormat = P[0] == '.' && P[1] == 'm' && P[2] == 's';
   bool Ok = TheModel.Prof->writeXtree(Out.sink(), Run, MassifFormat,
                                       (int64_t)getpid(),
-                                      monotonicMs() - StartMs) &&
+                                      msSinceStart()) &&
             Out.flush();
   if (!Ok)
     reportFileError("cannot write", XtPath, Out.error() ? Out.error() : EIO);
   close(Fd);
   arenaDeallocate(Buf, BufB);
 }
+
+} // namespace
+
+bool native::expandXtreeName(const char *Pattern, char *Out, size_t OutB,
+                             char *Reason, size_t ReasonB) {
+  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
+  return expandFileName(Pattern, C, Out, OutB, Reason, ReasonB);
+}
+
+uint64_t native::msSinceStart() { return monotonicMs() - StartMs; }
+
+namespace {
 
 /// Expands the output name (unless runFreeres did) and writes the profile.
 /// Model lock held. Returns true when the file was written.

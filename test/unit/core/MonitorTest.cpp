@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace massif {
 namespace test {
 namespace {
@@ -154,6 +156,22 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
         return true;
       },
       [](void *P, bool, TextWriter &) { static_cast<Ctx *>(P)->Closed = true; },
+      [](void *, const char *Pattern, char *Out, size_t OutB, TextWriter &) {
+        // As an engine would: %p is the pid, a relative name made absolute.
+        std::string Name = std::string("/work/") + Pattern;
+        for (const char *From : {"%p", "%n"}) {
+          size_t At = Name.find(From);
+          if (At != std::string::npos)
+            Name.replace(At, 2, From[1] == 'p' ? "42" : "1");
+        }
+        snprintf(Out, OutB, "%s", Name.c_str());
+        return Name.find('%') == std::string::npos;
+      },
+      [](void *, const char *Text, const char *Arg, TextWriter &Reply) {
+        Reply.put("==42== ").put(Text).put(Arg).put('\n');
+      },
+      [](void *) { return uint64_t(7); },
+      42,
       &C};
   MonitorCommand Cmd;
   {
@@ -181,6 +199,47 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
   }
   EXPECT_EQ(Reply.Text, "cannot\n");
   EXPECT_FALSE(C.Closed);
+
+  // xtmemory: the name expanded, the report written, then Valgrind's line,
+  // also after a file that could not be opened.
+  C.Fail = false;
+  Reply.Text.clear();
+  {
+    TextWriter W(Reply.get());
+    ASSERT_EQ(parseMonitorCommand("xt", Cmd, W), MonitorParse::Ok);
+    runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
+  }
+  EXPECT_EQ(C.Path, "/work/xtmemory.kcg.42.1");
+  EXPECT_EQ(Reply.Text, "==42== xtree memory report: /work/xtmemory.kcg.42.1\n");
+  Reply.Text.clear();
+  C.Path.clear();
+  File.Text.clear();
+  {
+    TextWriter W(Reply.get());
+    ASSERT_EQ(parseMonitorCommand("xtmemory x.kcg.%p", Cmd, W),
+              MonitorParse::Ok);
+    runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
+  }
+  EXPECT_EQ(C.Path, "/work/x.kcg.42");
+  EXPECT_TRUE(C.Closed);
+  EXPECT_EQ(Reply.Text, "==42== xtree memory report: /work/x.kcg.42\n");
+  EXPECT_EQ(File.Text.rfind("# callgrind format\n", 0), 0u);
+  EXPECT_NE(File.Text.find("pid: 42\n"), std::string::npos);
+  File.Text.clear();
+  Reply.Text.clear();
+  {
+    TextWriter W(Reply.get());
+    ASSERT_EQ(parseMonitorCommand("xtmemory x.ms", Cmd, W), MonitorParse::Ok);
+    runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
+  }
+  EXPECT_NE(File.Text.find("desc: xtree.produce_report\n"), std::string::npos);
+  C.Fail = true;
+  Reply.Text.clear();
+  {
+    TextWriter W(Reply.get());
+    runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
+  }
+  EXPECT_EQ(Reply.Text, "cannot\n==42== xtree memory report: /work/x.ms\n");
 }
 
 } // namespace
