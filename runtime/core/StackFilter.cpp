@@ -76,6 +76,12 @@ constexpr uint32_t MaxInlineFrames = 64;
 
 } // namespace
 
+uint32_t numDefaultAllocFns() {
+  return uint32_t(sizeof(DefaultAllocFns) / sizeof(DefaultAllocFns[0]));
+}
+
+const char *defaultAllocFn(uint32_t I) { return DefaultAllocFns[I]; }
+
 bool isBelowMainName(const char *Raw) {
   if (!Raw)
     return false;
@@ -100,6 +106,7 @@ void StackFilter::init(const Options &O, const Symbolizer &S) {
   IgnoreFns = &O.IgnoreFns;
   Depth = uint32_t(O.Depth);
   Eager = O.AllocFns.Count > 0 || O.IgnoreFns.Count > 0;
+  CutBelowMain = !O.ShowBelowMain;
 }
 
 const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
@@ -113,7 +120,8 @@ const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
 }
 
 const char *StackFilter::functionAt(uint64_t Pc) const {
-  return displayName(rawFunctionAt(Pc));
+  // Valgrind renames the below-main functions only when it cuts there.
+  return CutBelowMain ? displayName(rawFunctionAt(Pc)) : rawFunctionAt(Pc);
 }
 
 bool StackFilter::isAllocFn(const char *Name) const {
@@ -155,8 +163,8 @@ uint32_t StackFilter::classify(const uint64_t *Pcs, uint32_t NumPcs) const {
       return entry_class::Ignored;
   }
 
-  // 3. The cut below main.
-  if (NumSel > 0) {
+  // 3. The cut below main, unless --show-below-main=yes.
+  if (NumSel > 0 && CutBelowMain) {
     uint32_t Mbm = NumPcs - 1;
     NameKind MbmKind = NameKind::Normal;
     for (uint32_t I = NumPcs; I-- > 0 && MbmKind != NameKind::Main;) {

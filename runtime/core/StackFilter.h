@@ -15,14 +15,14 @@
 //     first frame that is not one or has no name;
 //  2. with --ignore-fn: the first named frame from Top decides whether the
 //     whole stack is ignored (NumSel = 0);
-//  3. cut below main: the outermost `main`, or else the innermost
+//  3. cut below main (unless --show-below-main=yes): the outermost `main`, or else the innermost
 //     "below main" frame, ends the window; if that frame was stripped as an
 //     alloc-fn exactly one frame is kept;
 //  4. keep at most --depth frames.
 //
 // Every name is the enclosing real function of the address (the last
 // FrameInfo the symbolizer gives), renamed "(below main)" where Massif
-// renames it, as Valgrind compares them.
+// renames it (not with --show-below-main=yes), as Valgrind compares them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,10 @@
 #include "Symbolizer.h"
 
 namespace massif {
+
+/// Massif's built-in alloc-fns, in the order its -v lines list them.
+uint32_t numDefaultAllocFns();
+const char *defaultAllocFn(uint32_t I);
 
 /// True for the raw names Valgrind treats as below main on Linux
 /// (__libc_start_main, __libc_start_call_main, __libc_start_main.*,
@@ -71,6 +75,7 @@ private:
   const StringList *IgnoreFns = nullptr;
   uint32_t Depth = 30;
   bool Eager = false;
+  bool CutBelowMain = true;
 };
 
 } // namespace massif

@@ -85,6 +85,8 @@ bool Profile::write(const Sink &Out, const RunInfo &Run) {
 
   TreeWriter Trees(I.A, I.Sym, I.Opts.Threshold,
                    I.Opts.PagesAsHeap ? format::RootPages : format::RootHeap);
+  Trees.ShowBelowMain = I.Opts.ShowBelowMain;
+  Trees.ReadInlineInfo = I.Opts.ReadInlineInfo;
   bool HaveTrees = false;
   if (AnyTree) {
     for (uint32_t E = 0; E < I.Tree.numEntries(); ++E)

@@ -102,6 +102,9 @@ void postCommandLineInit() {
   if (S.Opts.PagesAsHeap && S.Opts.Stacks)
     VG_(fmsg_bad_option)("--pages-as-heap=yes",
                          "Cannot be used together with --stacks=yes\n");
+  // Valgrind's core options that shape the tree: its core reads them,
+  // the model follows (the names are Valgrind's own either way).
+  S.Opts.ShowBelowMain = VG_(clo_show_below_main);
   S.Depot.init(S.Alloc);
   if (!S.Prof.init(S.Opts, S.Alloc, S.Depot, symbolizer(),
                    clockFor(S.Opts))) {

@@ -23,6 +23,7 @@
 #include "Arena.h"
 #include "Counters.h"
 #include "EventRing.h"
+#include "Messages.h"
 #include "Modules.h"
 #include "State.h"
 #include "SymbolizerClient.h"
@@ -81,6 +82,8 @@ void afterForkChild() {
   modelAfterForkChild(); // the lock is free again; the rings need it
   ringsAfterForkChild();
   symbolizerAfterForkChild();
+  if (TheModel.Opts)
+    messagesAfterForkChild(*TheModel.Opts);
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
   thisThread().InRuntime = Was;
 }

@@ -13,13 +13,16 @@
 #include "Lifecycle.h"
 
 #include "Arena.h"
+#include "Children.h"
 #include "Counters.h"
 #include "EventRing.h"
 #include "Fork.h"
 #include "Memusage.h"
+#include "Messages.h"
 #include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
+#include "StackFilter.h"
 #include "State.h"
 #include "SymbolizerClient.h"
 #include "UnderValgrind.h"
@@ -68,6 +71,51 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
   return writeAll(1, Data, Len);
 }
 
+/// Massif's -v lines listing the alloc-fns and ignore-fns.
+void writeAllocFnLines(const Options &O) {
+  writeVerboseLine("alloc-fns:");
+  char Line[1024];
+  uint32_t NumDefaults = numDefaultAllocFns();
+  for (uint32_t I = 0; I < NumDefaults + O.AllocFns.Count; ++I) {
+    const char *Fn = I < NumDefaults ? defaultAllocFn(I)
+                                     : O.AllocFns.Items[I - NumDefaults];
+    size_t N = strlen(Fn);
+    if (N > sizeof(Line) - 3)
+      N = sizeof(Line) - 3;
+    memcpy(Line, "  ", 2);
+    memcpy(Line + 2, Fn, N);
+    Line[N + 2] = 0;
+    writeVerboseLine(Line);
+  }
+  writeVerboseLine("ignore-fns:");
+  if (O.IgnoreFns.Count == 0)
+    writeVerboseLine("  <empty>");
+  for (uint32_t I = 0; I < O.IgnoreFns.Count; ++I) {
+    // "  <index>: <name>"
+    char Num[16];
+    size_t K = 0;
+    uint32_t V = I;
+    do {
+      Num[K++] = char('0' + V % 10);
+      V /= 10;
+    } while (V);
+    size_t N = 0;
+    Line[N++] = ' ';
+    Line[N++] = ' ';
+    while (K)
+      Line[N++] = Num[--K];
+    Line[N++] = ':';
+    Line[N++] = ' ';
+    const char *Fn = O.IgnoreFns.Items[I];
+    size_t L = strlen(Fn);
+    if (L > sizeof(Line) - N - 1)
+      L = sizeof(Line) - N - 1;
+    memcpy(Line + N, Fn, L);
+    Line[N + L] = 0;
+    writeVerboseLine(Line);
+  }
+}
+
 void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
 /// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
@@ -79,7 +127,8 @@ void parseOptionsOrExit(Options &O) {
   E.Text[0] = 0;
   switch (parseOptionString(O, Text, arenaAllocator(), E)) {
   case ParseResult::Ok:
-    if (engineCanProfile(O, /*SeesPages=*/false, E))
+    if (engineCanProfile(O, /*SeesPages=*/false, E) &&
+        nativeTakesOptions(O, E))
       return;
     reportBadOption(E.Text);
     exitNow(1);
@@ -98,7 +147,7 @@ Clock chooseClock(Options &O) {
   if (O.TimeUnit == TimeUnit::Instructions) {
     if (instructionCountersLinked())
       return Clock{nowInstructions, nullptr};
-    writeLines(2, "massif: ",
+    writeLines(warningFd(), "massif: ",
                "warning: --time-unit=i requires instruction counters, and "
                "no code of this program was built with them (mscc builds "
                "with them); using --time-unit=ms");
@@ -148,6 +197,12 @@ RuntimeState initialise() {
     return StateDisabled;
   Options *O = new (OptsMem) Options();
   parseOptionsOrExit(*O);
+  // A program the profiled one started: profiled only when msrun started
+  // it for --trace-children=yes (Children.cpp).
+  if (!profilesThisProcess(*O))
+    return StateDisabled;
+  if (!setUpMessages(*O))
+    exitNow(1);
   Clock C = chooseClock(*O);
 
   HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
@@ -167,10 +222,12 @@ RuntimeState initialise() {
   // Stacks may end at main when Massif cuts there: main is named (a
   // stripped program's stacks go on to the frames below main) and is no
   // --alloc-fn (then the frame below it is kept).
-  TheModel.StopAtMain = executableHasSymbolTable();
+  TheModel.StopAtMain = executableHasSymbolTable() && !O->ShowBelowMain;
   for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
     if (strcmp(O->AllocFns.Items[I], "main") == 0)
       TheModel.StopAtMain = false;
+  if (O->Verbosity > 1)
+    writeAllocFnLines(*O);
   Prof->startup();
 
   becomeOwner();

@@ -18,6 +18,7 @@
 #include "EventRing.h"
 #include "FatalSignals.h"
 #include "Fork.h"
+#include "Messages.h"
 #include "OutFile.h"
 #include "Process.h"
 #include "State.h"
@@ -61,7 +62,7 @@ const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
 /// there).
 void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
   const char *Parts[] = {"massif: Bad option: --massif-out-file=", Pattern};
-  writeLine(2, Parts, 2);
+  writeLine(messageFd(), Parts, 2);
   reportBadOption(Reason);
   if (Why == WriteReason::Exec)
     return;
@@ -75,7 +76,7 @@ void badOutFile(const char *Pattern, const char *Reason, WriteReason Why) {
 void reportFileError(const char *What, const char *Path, int Errno) {
   const char *Parts[] = {"massif: error: ", What, " output file '", Path,
                          "': ", strerror(Errno)};
-  writeLine(2, Parts, 6);
+  writeLine(messageFd(), Parts, 6);
 }
 
 /// The output file's name, expanded once for the write to come: before
@@ -223,7 +224,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
     if (OwnerPid == 0 || ownsRuntime()) {
       const char *Parts[] = {"massif: warning: ", Event,
                              " while inside the allocator; no profile written"};
-      writeLine(2, Parts, 3);
+      writeLine(warningFd(), Parts, 3);
     }
     return false;
   }
