@@ -106,6 +106,11 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
   return true;
 }
 
+void Profile::setSnapshotTrace(const SnapshotTrace &T) {
+  if (P)
+    P->Snaps.setTrace(T);
+}
+
 void Profile::startup() {
   if (!P || P->StartupDone)
     return;
@@ -116,7 +121,7 @@ void Profile::startup() {
     P->Started = true;
   }
   P->syncThresholds();
-  P->maybeNormal();
+  P->maybeNormal("startup");
 }
 
 MASSIF_ALWAYS_INLINE void
@@ -143,7 +148,7 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
   Hot.ExtraB += ExtraB;
   Hot.TimeB += ReqB + ExtraB;
   if (MaybeSnapshot)
-    maybeNormal();
+    maybeNormal("  alloc");
 }
 
 void Profile::onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB,
@@ -181,14 +186,14 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot) {
   if (ignored(B.Entry))
     return true;
   if (MaybeSnapshot)
-    maybePeak();
+    maybePeak("de-PEAK");
   uint64_t ExtraB = AdminB + B.SlopB;
   Hot.HeapB -= B.ReqB;
   Hot.ExtraB -= ExtraB;
   Tree.sub(B.Entry, B.ReqB);
   Hot.TimeB += B.ReqB + ExtraB;
   if (MaybeSnapshot)
-    maybeNormal();
+    maybeNormal("dealloc");
   return true;
 }
 
@@ -244,7 +249,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   // With --heap=no every block is charged to NoEntry, which is ignored.
   bool Ignored = ignored(Old.Entry);
   if (!Ignored && NewReqB < Old.ReqB)
-    maybePeak(); // shrinking is a deallocation
+    maybePeak("re-PEAK"); // shrinking is a deallocation
 
   // Shrinking and growing within the slop stay in place (logically: the
   // model decides from the block's own record, whatever the allocator did).
@@ -301,7 +306,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   Hot.ExtraB += uint64_t(DExtra);
   int64_t DTotal = DHeap + DExtra;
   Hot.TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
-  maybeNormal();
+  maybeNormal("realloc");
   return true;
 }
 
@@ -315,13 +320,13 @@ void Profile::onStackDelta(int64_t DeltaB) {
     H.TimeB += uint64_t(DeltaB);
   } else {
     uint64_t Down = uint64_t(-DeltaB);
-    I.maybePeak();
+    I.maybePeak("stkPEAK");
     // Stacks never go below what was seen growing (events before start-up
     // are not counted, so an unmatched shrink must not wrap).
     H.StacksB -= Down < H.StacksB ? Down : H.StacksB;
     H.TimeB += Down;
   }
-  I.maybeNormal();
+  I.maybeNormal(DeltaB > 0 ? "stk-new" : "stk-die");
 }
 
 StackHot *Profile::stackHot() { return P ? &P->Hot : nullptr; }

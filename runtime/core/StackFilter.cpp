@@ -12,6 +12,7 @@
 
 #include "StackFilter.h"
 #include "AllocTree.h"
+#include "SnapshotEngine.h"
 
 #include "massif/abi.h"
 #include "massif/format.h"
@@ -76,11 +77,45 @@ constexpr uint32_t MaxInlineFrames = 64;
 
 } // namespace
 
-uint32_t numDefaultAllocFns() {
-  return uint32_t(sizeof(DefaultAllocFns) / sizeof(DefaultAllocFns[0]));
+void traceAllocFns(const Options &O, const SnapshotTrace &T) {
+  char Line[512];
+  auto emit = [&](const char *Lead, const char *Name) {
+    size_t N = 0;
+    for (const char *P = Lead; *P && N + 1 < sizeof(Line); ++P)
+      Line[N++] = *P;
+    for (const char *P = Name; *P && N + 1 < sizeof(Line); ++P)
+      Line[N++] = *P;
+    Line[N] = 0;
+    T.Line(T.Ctx, Line);
+  };
+  T.Line(T.Ctx, "alloc-fns:");
+  for (const char *D : DefaultAllocFns)
+    emit("  ", D);
+  for (uint32_t I = 0; I < O.AllocFns.Count; ++I)
+    emit("  ", O.AllocFns.Items[I]);
+  T.Line(T.Ctx, "ignore-fns:");
+  if (O.IgnoreFns.Count == 0)
+    T.Line(T.Ctx, "  <empty>");
+  for (uint32_t I = 0; I < O.IgnoreFns.Count; ++I) {
+    // "  <index>: <name>"
+    char Lead[24];
+    char Digits[12];
+    uint32_t K = 0, V = I;
+    do {
+      Digits[K++] = char('0' + V % 10);
+      V /= 10;
+    } while (V);
+    uint32_t N = 0;
+    Lead[N++] = ' ';
+    Lead[N++] = ' ';
+    while (K)
+      Lead[N++] = Digits[--K];
+    Lead[N++] = ':';
+    Lead[N++] = ' ';
+    Lead[N] = 0;
+    emit(Lead, O.IgnoreFns.Items[I]);
+  }
 }
-
-const char *defaultAllocFn(uint32_t I) { return DefaultAllocFns[I]; }
 
 bool isBelowMainName(const char *Raw) {
   if (!Raw)

@@ -34,9 +34,12 @@
 
 namespace massif {
 
-/// Massif's built-in alloc-fns, in the order its -v lines list them.
-uint32_t numDefaultAllocFns();
-const char *defaultAllocFn(uint32_t I);
+struct SnapshotTrace;
+
+/// Massif's -v lines (verbosity 2 and more) at start-up: "alloc-fns:", the
+/// built-in ones and each --alloc-fn, "ignore-fns:" and each --ignore-fn
+/// with its index (or "<empty>"), one line at a time through T.
+void traceAllocFns(const Options &O, const SnapshotTrace &T);
 
 /// True for the raw names Valgrind treats as below main on Linux
 /// (__libc_start_main, __libc_start_call_main, __libc_start_main.*,

@@ -22,6 +22,7 @@
 #include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
+#include "SnapshotEngine.h"
 #include "StackFilter.h"
 #include "State.h"
 #include "SymbolizerClient.h"
@@ -71,50 +72,7 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
   return writeAll(1, Data, Len);
 }
 
-/// Massif's -v lines listing the alloc-fns and ignore-fns.
-void writeAllocFnLines(const Options &O) {
-  writeVerboseLine("alloc-fns:");
-  char Line[1024];
-  uint32_t NumDefaults = numDefaultAllocFns();
-  for (uint32_t I = 0; I < NumDefaults + O.AllocFns.Count; ++I) {
-    const char *Fn = I < NumDefaults ? defaultAllocFn(I)
-                                     : O.AllocFns.Items[I - NumDefaults];
-    size_t N = strlen(Fn);
-    if (N > sizeof(Line) - 3)
-      N = sizeof(Line) - 3;
-    memcpy(Line, "  ", 2);
-    memcpy(Line + 2, Fn, N);
-    Line[N + 2] = 0;
-    writeVerboseLine(Line);
-  }
-  writeVerboseLine("ignore-fns:");
-  if (O.IgnoreFns.Count == 0)
-    writeVerboseLine("  <empty>");
-  for (uint32_t I = 0; I < O.IgnoreFns.Count; ++I) {
-    // "  <index>: <name>"
-    char Num[16];
-    size_t K = 0;
-    uint32_t V = I;
-    do {
-      Num[K++] = char('0' + V % 10);
-      V /= 10;
-    } while (V);
-    size_t N = 0;
-    Line[N++] = ' ';
-    Line[N++] = ' ';
-    while (K)
-      Line[N++] = Num[--K];
-    Line[N++] = ':';
-    Line[N++] = ' ';
-    const char *Fn = O.IgnoreFns.Items[I];
-    size_t L = strlen(Fn);
-    if (L > sizeof(Line) - N - 1)
-      L = sizeof(Line) - N - 1;
-    memcpy(Line + N, Fn, L);
-    Line[N + L] = 0;
-    writeVerboseLine(Line);
-  }
-}
+void verboseLine(void *, const char *Text) { writeVerboseLine(Text); }
 
 void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
@@ -226,8 +184,11 @@ RuntimeState initialise() {
   for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
     if (strcmp(O->AllocFns.Items[I], "main") == 0)
       TheModel.StopAtMain = false;
+  // Massif's -v lines: the alloc-fns at once, the snapshots with -v -v.
   if (O->Verbosity > 1)
-    writeAllocFnLines(*O);
+    traceAllocFns(*O, SnapshotTrace{verboseLine, nullptr});
+  if (O->Verbosity > 2)
+    Prof->setSnapshotTrace(SnapshotTrace{verboseLine, nullptr});
   Prof->startup();
 
   becomeOwner();
