@@ -15,6 +15,15 @@
 // tool's own folder (runtime/vex/Launch.c). argv[0] is passed as typed, so the cmd: line of the
 // profile reads as Massif's would.
 //
+// The command line is Valgrind's for Massif: Massif's options and the core
+// options a Massif user passes (-q, -v, --log-file, --trace-children, ...;
+// docs/OPTIONS.md). On VEX they go to Valgrind's core as typed (msrun adds
+// -q only when neither -q nor -v was given); natively the runtime does
+// them, msrun refuses the ones it cannot with one line, and it adds
+// --msrun-pid (and with --trace-children=yes --msrun-path) so that the
+// runtime tells the process msrun started from the ones that process
+// starts (runtime/native/lifecycle/Children.cpp). --tool takes massif only.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"

@@ -17,7 +17,9 @@
 // would have at exit (%p is the pid, which exec keeps), and recording goes
 // on in case the exec fails. Calls inside glibc (posix_spawn, system,
 // execvp's own execve) do not come through here: posix_spawn's child shares
-// the parent's memory, and its parent writes at its own end.
+// the parent's memory, and its parent writes at its own end. Under msrun
+// (Valgrind's command line) nothing is written at an exec, as Massif, and
+// the exec follows --trace-children (Children.cpp).
 //
 //===----------------------------------------------------------------------===//
 

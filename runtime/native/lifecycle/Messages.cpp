@@ -7,7 +7,9 @@
 // Valgrind expands it: %p, %q{VAR}, %n, %%, relative to the start-up
 // directory) instead of stderr, which stays the program's own; -q drops
 // warnings; --child-silent-after-fork=yes drops every line of a forked
-// child. Valgrind keeps its log descriptor out of the program's way; here
+// child. The descriptors themselves are kept in state/MessageFd.cpp, where
+// every part of the runtime reads them. Valgrind keeps its log descriptor
+// out of the program's way; here
 // it is moved to a high number and closed on exec, so the program's own
 // descriptors and children do not see it. A child forked with a %p name
 // gets its own file, as under Valgrind.
