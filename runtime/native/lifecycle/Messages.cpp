@@ -69,7 +69,7 @@ bool openLog() {
   }
   int Fd = open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (Fd < 0) {
-    const char *Parts[] = {"massif: cannot create log file '", Path,
+    const char *Parts[] = {"massif: Cannot create log file '", Path,
                            "': ", strerror(errno)};
     writeLine(2, Parts, 4);
     return false;
