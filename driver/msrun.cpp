@@ -15,6 +15,15 @@
 // tool's own folder (runtime/vex/Launch.c). argv[0] is passed as typed, so the cmd: line of the
 // profile reads as Massif's would.
 //
+// The command line is Valgrind's for Massif: Massif's options and the core
+// options a Massif user passes (-q, -v, --log-file, --trace-children, ...;
+// docs/OPTIONS.md). On VEX they go to Valgrind's core as typed (msrun adds
+// -q only when neither -q nor -v was given); natively the runtime does
+// them, msrun refuses the ones it cannot with one line, and it adds
+// --msrun-pid (and with --trace-children=yes --msrun-path) so that the
+// runtime tells the process msrun started from the ones that process
+// starts (runtime/native/lifecycle/Children.cpp). --tool takes massif only.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
@@ -99,6 +108,11 @@ void printVersion() {
 
 enum class Engine { Auto, Native, Vex };
 
+bool isVerbosityOption(const char *W) {
+  return strcmp(W, "-q") == 0 || strcmp(W, "--quiet") == 0 ||
+         strcmp(W, "-v") == 0 || strcmp(W, "--verbose") == 0;
+}
+
 /// The folder of this executable (resolved), or empty.
 std::string selfDir() {
   char Self[PATH_MAX];
@@ -134,24 +148,36 @@ int runOnVex(const std::vector<const char *> &Options, char **Program) {
   std::string Wrapper = Lib + "/valgrind";
   if (access(Wrapper.c_str(), X_OK) == 0)
     Launcher = Wrapper;
-  // Quiet, as the native engine: the program's stderr gets only errors.
   // The tool stands in for Massif (--tool=massif): Valgrind's core then
   // preloads Massif's files, and reads inline information as for Massif.
-  std::vector<const char *> Args = {"valgrind", "--tool=massif", "-q"};
+  std::vector<const char *> Args = {"valgrind", "--tool=massif"};
   // Options already in MASSIF_OPTIONS come first, as for the native engine,
-  // split as the native runtime splits them.
+  // split as the native runtime splits them; msrun's own words (a parent's
+  // --msrun-pid and --msrun-path) are not Valgrind's.
   std::vector<std::string> Inherited;
   if (const char *Env = getenv("MASSIF_OPTIONS"))
     massif::forEachOptionWord(
         Env, massif::Allocator{allocate, deallocate, nullptr},
         [](void *Ctx, const char *W) {
-          static_cast<std::vector<std::string> *>(Ctx)->push_back(W);
+          if (strncmp(W, "--msrun-", 8) != 0)
+            static_cast<std::vector<std::string> *>(Ctx)->push_back(W);
           return true;
         },
         &Inherited);
+  std::vector<const char *> Given;
   for (const std::string &W : Inherited)
-    Args.push_back(W.c_str());
-  Args.insert(Args.end(), Options.begin(), Options.end());
+    Given.push_back(W.c_str());
+  Given.insert(Given.end(), Options.begin(), Options.end());
+  // Quiet by default, as the native engine (the program's stderr gets only
+  // errors); with -q or -v given, Valgrind's own verbosity.
+  bool Verbosity = false;
+  for (const char *W : Given)
+    Verbosity |= isVerbosityOption(W);
+  if (!Verbosity)
+    Args.push_back("-q");
+  for (const char *W : Given)
+    if (strncmp(W, "--tool=", 7) != 0) // the one Valgrind needs is there
+      Args.push_back(W);
   Args.push_back("--");
   for (char **P = Program; *P; ++P)
     Args.push_back(*P);
@@ -204,6 +230,11 @@ int main(int Argc, char **Argv) {
       printUsage();
       return 0;
     case massif::ParseResult::Error:
+      // Another tool is refused whatever the engine.
+      if (strncmp(Arg, "--tool=", 7) == 0) {
+        fprintf(stderr, "msrun: %s\n", E.Text);
+        return 1;
+      }
       // Reported once the engine is known: Valgrind reports its own.
       if (FirstError.empty())
         FirstError = E.Text;
@@ -253,6 +284,26 @@ int main(int Argc, char **Argv) {
   if (!massif::engineCanProfile(Opts, /*SeesPages=*/false, E)) {
     printError(E.Text);
     return 1;
+  }
+  if (!massif::nativeTakesOptions(Opts, E)) {
+    fprintf(stderr, "msrun: %s\n", E.Text);
+    return 1;
+  }
+  // The process msrun starts is this one (exec keeps the pid): the
+  // runtime tells it from the programs it starts, which profile only with
+  // --trace-children=yes, through msrun itself (runtime Children.cpp).
+  appendEscaped(Encoded, ("--" + std::string(massif::MsrunPidOption) + "=" +
+                          std::to_string(getpid()))
+                             .c_str());
+  if (Opts.TraceChildren) {
+    char Self[PATH_MAX];
+    ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+    if (N > 0) {
+      Self[N] = 0;
+      appendEscaped(Encoded, ("--" + std::string(massif::MsrunPathOption) +
+                              "=" + Self)
+                                 .c_str());
+    }
   }
 
   // Options already in the environment come first, as Valgrind puts

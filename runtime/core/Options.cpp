@@ -354,8 +354,36 @@ Step applyRow(Options &O, const char *Arg, const char *Copy, const Allocator &A,
   if ((V = valueOf(Arg, Name)))                                                \
     return appendItem(O.Field, valueOf(Copy, Name), A) ? Step::Ok              \
                                                        : outOfMemory(Arg, E);
+#define MASSIF_CORE_COUNT(Short, Long, Step_, Help)                            \
+  if (strcmp(Arg, "-" Short) == 0 || strcmp(Arg, "--" Long) == 0) {            \
+    O.Verbosity += Step_;                                                      \
+    return Step::Ok;                                                           \
+  }
+#define MASSIF_CORE_INT(Name, Field, Default, Min, Max, Help)                  \
+  if ((V = valueOf(Arg, Name)))                                                \
+    return parseInt(Arg, Name, V, Min, Max, O.Field, E);
+#define MASSIF_CORE_STRING(Name, Field, Default, Help)                         \
+  if ((V = valueOf(Arg, Name))) {                                              \
+    if (strcmp(Name, "tool") == 0 && strcmp(V, "massif") != 0) {               \
+      FixedText(E.Text, sizeof(E.Text))                                        \
+          .add(Arg)                                                            \
+          .add(": msrun runs Massif only (--tool=massif)");                    \
+      return Step::Error;                                                      \
+    }                                                                          \
+    O.Field = valueOf(Copy, Name);                                             \
+    return Step::Ok;                                                           \
+  }
 #include "Options.def"
   return Step::NoMatch;
+}
+
+/// The MASSIF_NATIVE_REFUSED row Arg sets, or null.
+const char *nativeRefusalOf(const char *Arg) {
+#define MASSIF_NATIVE_REFUSED(Name, Why)                                       \
+  if (valueOf(Arg, Name))                                                      \
+    return Name;
+#include "Options.def"
+  return nullptr;
 }
 
 } // namespace
@@ -370,9 +398,22 @@ bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E) {
   return false;
 }
 
-/// Options of Valgrind's core rather than Massif's (MASSIF_CORE_BOOL
-/// rows): they change the profile, but Massif's desc: line does not list
-/// them.
+bool nativeTakesOptions(const Options &O, OptionError &E) {
+  if (!O.NativeRefused)
+    return true;
+#define MASSIF_NATIVE_REFUSED(Name, Why)                                       \
+  if (strcmp(O.NativeRefused, Name) == 0) {                                    \
+    FixedText(E.Text, sizeof(E.Text))                                          \
+        .add("--" Name " is not taken by the native engine: " Why              \
+             " (msrun --engine=vex takes it)");                                \
+    return false;                                                              \
+  }
+#include "Options.def"
+  return true;
+}
+
+/// Options of Valgrind's core rather than Massif's (MASSIF_CORE_* rows):
+/// some change the profile, but Massif's desc: line does not list them.
 bool isCoreOption(const char *Arg) {
 #define MASSIF_CORE_BOOL(Name, Field, Default, Help)                           \
   if (valueOf(Arg, Name))                                                      \
@@ -380,13 +421,26 @@ bool isCoreOption(const char *Arg) {
 #define MASSIF_CORE_LIST(Name, Field, Help)                                    \
   if (valueOf(Arg, Name))                                                      \
     return true;
+#define MASSIF_CORE_COUNT(Short, Long, Step_, Help)                            \
+  if (strcmp(Arg, "-" Short) == 0 || strcmp(Arg, "--" Long) == 0)              \
+    return true;
+#define MASSIF_CORE_INT(Name, Field, Default, Min, Max, Help)                  \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
+#define MASSIF_CORE_STRING(Name, Field, Default, Help)                         \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
 #include "Options.def"
   return false;
 }
 
-/// The repeatable ones among them (MASSIF_CORE_LIST rows).
-bool isCoreList(const char *Arg) {
+/// True when Arg's value lives in the argument's copy: a MASSIF_CORE_LIST
+/// row's items or a MASSIF_CORE_STRING row's value.
+bool keepsCoreValue(const char *Arg) {
 #define MASSIF_CORE_LIST(Name, Field, Help)                                    \
+  if (valueOf(Arg, Name))                                                      \
+    return true;
+#define MASSIF_CORE_STRING(Name, Field, Default, Help)                         \
   if (valueOf(Arg, Name))                                                      \
     return true;
 #include "Options.def"
@@ -406,6 +460,19 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
     outOfMemory(Arg, E);
     return ParseResult::Error;
   }
+  // msrun's own word, outside Valgrind's options and the desc: line.
+  if (const char *V = valueOf(Arg, MsrunPidOption)) {
+    freeArray(A, Copy, Len + 1);
+    int64_t Pid;
+    if (parseInt(Arg, MsrunPidOption, V, -1, INT32_MAX, Pid, E) != Step::Ok)
+      return ParseResult::Error;
+    O.MsrunPid = Pid;
+    return ParseResult::Ok;
+  }
+  if (valueOf(Arg, MsrunPathOption)) {
+    O.MsrunPath = valueOf(Copy, MsrunPathOption);
+    return ParseResult::Ok;
+  }
   // Parsers assign their field only on success, so a rejected argument
   // leaves O unchanged.
   Step S = applyRow(O, Arg, Copy, A, E);
@@ -415,9 +482,13 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
       FixedText(E.Text, sizeof(E.Text)).add("Unknown option: ").add(Arg);
     return ParseResult::Error;
   }
+  if (const char *Refused = nativeRefusalOf(Arg))
+    if (!O.NativeRefused)
+      O.NativeRefused = Refused;
+  // Core options stay out of the desc: list; a core list's items and a
+  // core string's value point into Copy, which they keep.
   if (isCoreOption(Arg)) {
-    // A core list's items point into Copy.
-    if (!isCoreList(Arg))
+    if (!keepsCoreValue(Arg))
       freeArray(A, Copy, Len + 1);
   } else
     O.Given.Items[O.Given.Count++] = Copy;
@@ -536,7 +607,9 @@ void writeHelpRow(const Sink &Out, const char *Usage, const char *Help,
   // Words of "<help> [<default>]", flowed into lines.
   char Text[512];
   FixedText Body(Text, sizeof(Text));
-  Body.add(Help).add(" [").add(Default).add("]");
+  Body.add(Help);
+  if (Default)
+    Body.add(" [").add(Default).add("]");
   const char *P = Text;
   bool First = true;
   while (*P) {
@@ -598,6 +671,12 @@ void writeHelp(const Sink &Out) {
   writeHelpRow(Out, Name, "<file>", Help, Default);
 #define MASSIF_LIST(Name, Field, Help)                                         \
   writeHelpRow(Out, Name, "<name>", Help, "empty");
+#define MASSIF_CORE_COUNT(Short, Long, Step_, Help)                            \
+  writeHelpRow(Out, "-" Short " --" Long, Help, nullptr);
+#define MASSIF_CORE_INT(Name, Field, Default, Min, Max, Help)                  \
+  writeIntHelpRow(Out, Name, Default, Help);
+#define MASSIF_CORE_STRING(Name, Field, Default, Help)                         \
+  writeHelpRow(Out, Name, "<text>", Help, *(Default) ? (Default) : "none");
 #include "Options.def"
 }
 

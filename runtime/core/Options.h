@@ -62,7 +62,25 @@ struct Options {
   Field##Type Field = Field##Type(choiceIndex(Default, Choices));
 #define MASSIF_STRING(Name, Field, Default, Help) const char *Field = Default;
 #define MASSIF_LIST(Name, Field, Help) StringList Field;
+#define MASSIF_CORE_INT(Name, Field, Default, Min, Max, Help)                  \
+  int64_t Field = Default;
+#define MASSIF_CORE_STRING(Name, Field, Default, Help)                         \
+  const char *Field = Default;
 #include "Options.def"
+
+  /// Valgrind's verbosity: 1, one less per -q, one more per -v.
+  int64_t Verbosity = 1;
+  /// The process msrun started (msrun's internal --msrun-pid=<pid> word in
+  /// MASSIF_OPTIONS), or 0: any other process that reads these options
+  /// was started by the profiled program, and profiles itself only with
+  /// --trace-children=yes.
+  int64_t MsrunPid = 0;
+  /// msrun itself (its internal --msrun-path=<file> word), through which
+  /// the runtime runs the children it follows; null when not given.
+  const char *MsrunPath = nullptr;
+  /// The first option given that the native engine refuses
+  /// (MASSIF_NATIVE_REFUSED), by name, or null.
+  const char *NativeRefused = nullptr;
 
   /// Every accepted argument, verbatim and in order, for the desc: line
   /// (Valgrind core options such as --run-libc-freeres aside, as Massif).
@@ -80,6 +98,11 @@ enum class ParseResult : uint8_t {
   Help,  ///< --help or -h was given
   Error, ///< OptionError says why; the caller prints it and exits 1
 };
+
+/// msrun's internal words in MASSIF_OPTIONS: "--msrun-pid=<pid>" (-1: a
+/// program that must not profile itself) and "--msrun-path=<file>".
+constexpr const char MsrunPidOption[] = "msrun-pid";
+constexpr const char MsrunPathOption[] = "msrun-path";
 
 /// Applies one argument such as "--depth=12". Strings are copied into memory
 /// from A, so Arg need not outlive the call.
@@ -103,6 +126,10 @@ ParseResult parseOptionString(Options &O, const char *Text, const Allocator &A,
 /// sees the process's page mappings (SeesPages). When it cannot, fills E as
 /// for a bad option and returns false.
 bool engineCanProfile(const Options &O, bool SeesPages, OptionError &E);
+
+/// Whether the native engine can honour every option given: it refuses
+/// the MASSIF_NATIVE_REFUSED ones (filling E with the reason).
+bool nativeTakesOptions(const Options &O, OptionError &E);
 
 /// Writes the option list, one line per option with its default, in the
 /// style of `valgrind --tool=massif --help`.

@@ -153,6 +153,11 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
   return true;
 }
 
+void Profile::setSnapshotTrace(const SnapshotTrace &T) {
+  if (P)
+    P->Snaps.setTrace(T);
+}
+
 void Profile::startup() {
   if (!P || P->StartupDone)
     return;
@@ -163,7 +168,7 @@ void Profile::startup() {
     P->Started = true;
   }
   P->syncThresholds();
-  P->maybeNormal();
+  P->maybeNormal("startup");
 }
 
 MASSIF_ALWAYS_INLINE void
@@ -194,7 +199,7 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
   Hot.ExtraB += ExtraB;
   Hot.TimeB += ReqB + ExtraB;
   if (MaybeSnapshot)
-    maybeNormal();
+    maybeNormal("  alloc");
 }
 
 void Profile::onMalloc(uint64_t Addr, uint64_t ReqB, uint64_t AlignB,
@@ -232,7 +237,7 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
   if (ignored(B.Entry))
     return true;
   if (MaybeSnapshot)
-    maybePeak();
+    maybePeak("de-PEAK");
   uint64_t ExtraB = AdminB + B.SlopB;
   Hot.HeapB -= B.ReqB;
   Hot.ExtraB -= ExtraB;
@@ -241,7 +246,7 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
     Xt.free(stackOf(B.Entry), FreeStack, B.ReqB);
   Hot.TimeB += B.ReqB + ExtraB;
   if (MaybeSnapshot)
-    maybeNormal();
+    maybeNormal("dealloc");
   return true;
 }
 
@@ -299,7 +304,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   // With --heap=no every block is charged to NoEntry, which is ignored.
   bool Ignored = ignored(Old.Entry);
   if (!Ignored && NewReqB < Old.ReqB)
-    maybePeak(); // shrinking is a deallocation
+    maybePeak("re-PEAK"); // shrinking is a deallocation
 
   // Shrinking and growing within the slop stay in place (logically: the
   // model decides from the block's own record, whatever the allocator did).
@@ -361,7 +366,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   Hot.ExtraB += uint64_t(DExtra);
   int64_t DTotal = DHeap + DExtra;
   Hot.TimeB += uint64_t(DTotal < 0 ? -DTotal : DTotal);
-  maybeNormal();
+  maybeNormal("realloc");
   return true;
 }
 
@@ -375,13 +380,13 @@ void Profile::onStackDelta(int64_t DeltaB) {
     H.TimeB += uint64_t(DeltaB);
   } else {
     uint64_t Down = uint64_t(-DeltaB);
-    I.maybePeak();
+    I.maybePeak("stkPEAK");
     // Stacks never go below what was seen growing (events before start-up
     // are not counted, so an unmatched shrink must not wrap).
     H.StacksB -= Down < H.StacksB ? Down : H.StacksB;
     H.TimeB += Down;
   }
-  I.maybeNormal();
+  I.maybeNormal(DeltaB > 0 ? "stk-new" : "stk-die");
 }
 
 bool Profile::started() const { return P && P->Started; }

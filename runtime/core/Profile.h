@@ -22,6 +22,8 @@
 
 namespace massif {
 
+struct SnapshotTrace;
+
 /// The time source for --time-unit=ms and --time-unit=i (unit B is kept by
 /// the model itself). Returns the absolute count; the model subtracts the
 /// value it saw at start-up.
@@ -98,6 +100,10 @@ public:
 
   /// The start-up snapshot (snapshot 0, time 0).
   void startup();
+
+  /// Sends Massif's -v -v lines about snapshots through T (verbosity 2 and
+  /// more); call before startup().
+  void setSnapshotTrace(const SnapshotTrace &T);
 
   /// A block from the program's allocator (malloc, calloc, new, memalign,
   /// valloc, aligned new, ...) of ReqB useful bytes at Addr, charged to

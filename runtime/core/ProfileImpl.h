@@ -63,18 +63,21 @@ struct Profile::Impl {
     Hot.EarliestNext = Snaps.earliestNext();
     Hot.PeakLimitB = Snaps.peakLimitB();
   }
-  void maybeNormal() {
+  /// What names the event in Massif's -v -v lines.
+  void maybeNormal(const char *What) {
     if (!Started)
       return;
     int64_t T = now();
     if (Snaps.normalDue(T)) {
-      Snaps.takeNormal(T, totals(), Tree.live());
+      Snaps.takeNormal(T, totals(), Tree.live(), What);
       syncThresholds();
+    } else if (Snaps.tracing()) {
+      Snaps.noteSkipped();
     }
   }
-  void maybePeak() {
+  void maybePeak(const char *What) {
     if (Started && Snaps.peakDue(Hot.HeapB + Hot.ExtraB + Hot.StacksB)) {
-      Snaps.takePeak(now(), totals(), Tree.live());
+      Snaps.takePeak(now(), totals(), Tree.live(), What);
       syncThresholds();
     }
   }

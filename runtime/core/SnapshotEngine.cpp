@@ -146,7 +146,8 @@ bool SnapshotEngine::freeze(Snapshot &S, const LiveValues &V) {
 }
 
 void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
-                          const Totals &T, const LiveValues &V) {
+                          const Totals &T, const LiveValues &V,
+                          const char *What) {
   Snapshot &S = Snaps[Used];
   S.Kind = Kind;
   S.Time = Time;
@@ -164,18 +165,21 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
   // (with --heap=no Massif still counts every Nth snapshot as detailed).
   SinceDetailed = Detailed ? 0 : SinceDetailed + 1;
   ++Used;
+  if (Trace.Line)
+    traceTaken(What);
   if (Used == Max)
     MinInterval = cull();
   EarliestNext = Time + MinInterval;
 }
 
 void SnapshotEngine::takeNormal(int64_t Time, const Totals &T,
-                                const LiveValues &V) {
-  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T, V);
+                                const LiveValues &V, const char *What) {
+  take(SnapshotKind::Normal, Time, SinceDetailed == DetailedFreq - 1, T, V,
+       What);
 }
 
 void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
-                              const LiveValues &V) {
+                              const LiveValues &V, const char *What) {
   // The new peak is appended after the old one is demoted, so culling
   // (which may run inside take) sees exactly one Peak.
   for (uint32_t I = 0; I < Used; ++I)
@@ -184,7 +188,7 @@ void SnapshotEngine::takePeak(int64_t Time, const Totals &T,
   PeakTotalB = T.HeapB + T.ExtraB + T.StacksB;
   PeakLimitB =
       PeakTotalB + truncToU64((double(PeakTotalB) * PeakInaccuracy) / 100);
-  take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, V);
+  take(SnapshotKind::Peak, Time, /*Detailed=*/true, T, V, What);
 }
 
 namespace {
@@ -208,6 +212,9 @@ int64_t SnapshotEngine::cull() {
   // spans, so the root holds the least span at the first position. A
   // deletion replays the matches on the paths from the three changed
   // leaves to the root.
+  if (Trace.Line)
+    traceCullStart();
+  uint64_t CulledBefore = NumCulled;
   uint32_t *Prev = CullPrev, *Next = CullNext, *Win = CullWin;
   uint64_t *Span = CullSpan; // each node's winner's span
   auto spanOf = [&](uint32_t I) {
@@ -240,6 +247,8 @@ int64_t SnapshotEngine::cull() {
       break; // nothing left to cull
     uint32_t J = Win[1];
     uint32_t P = Prev[J], N = Next[J];
+    if (Trace.Line)
+      traceCulled(uint32_t(NumCulled - CulledBefore), Span[1], J);
     release(Snaps[J]);
     ++NumCulled;
     Next[P] = N;
@@ -283,6 +292,8 @@ int64_t SnapshotEngine::cull() {
     if (Span < MinSpan)
       MinSpan = Span;
   }
+  if (Trace.Line)
+    traceCullEnd(uint32_t(NumCulled - CulledBefore));
   return MinSpan == INT64_MAX ? 0 : MinSpan;
 }
 

@@ -86,6 +86,13 @@ struct Totals {
   uint64_t StacksB;
 };
 
+/// Where Massif's verbose lines about snapshots go (Valgrind's -v -v): one
+/// line of text at a time, without the "Massif: " prefix or a newline.
+struct SnapshotTrace {
+  void (*Line)(void *Ctx, const char *Text);
+  void *Ctx;
+};
+
 class SnapshotEngine {
 public:
   bool init(const Allocator &A, uint32_t MaxSnapshots, uint32_t DetailedFreq,
@@ -100,10 +107,22 @@ public:
   uint64_t peakLimitB() const { return PeakLimitB; }
 
   /// Takes a Normal snapshot (the caller checked normalDue). V holds the
-  /// tree's current values, kept if the snapshot is detailed.
-  void takeNormal(int64_t Time, const Totals &T, const LiveValues &V);
+  /// tree's current values, kept if the snapshot is detailed. What names
+  /// the event in a trace line, as Massif's ("  alloc", "dealloc", ...).
+  void takeNormal(int64_t Time, const Totals &T, const LiveValues &V,
+                  const char *What = "  alloc");
   /// Takes a Peak snapshot (the caller checked peakDue).
-  void takePeak(int64_t Time, const Totals &T, const LiveValues &V);
+  void takePeak(int64_t Time, const Totals &T, const LiveValues &V,
+                const char *What = "de-PEAK");
+
+  /// Sends Massif's -v -v lines through T from now on (SnapshotTrace.cpp):
+  /// a line per snapshot taken, the count of Normal attempts skipped
+  /// before it, and the culling lines. Off (the default) costs nothing
+  /// but the test in noteSkipped's caller.
+  void setTrace(const SnapshotTrace &T) { Trace = T; }
+  bool tracing() const { return Trace.Line != nullptr; }
+  /// A Normal attempt found no snapshot due (counted only when tracing).
+  void noteSkipped() { ++Skipped; }
 
   uint32_t size() const { return Used; }
   const Snapshot &at(uint32_t I) const { return Snaps[I]; }
@@ -113,7 +132,13 @@ public:
 
 private:
   void take(SnapshotKind Kind, int64_t Time, bool Detailed, const Totals &T,
-            const LiveValues &V);
+            const LiveValues &V, const char *What);
+  /// The trace lines (SnapshotTrace.cpp).
+  void traceSnapshot(const char *Prefix, uint32_t I) const;
+  void traceTaken(const char *What);
+  void traceCullStart() const;
+  void traceCulled(uint32_t Round, uint64_t Span, uint32_t I) const;
+  void traceCullEnd(uint32_t Deleted) const;
   int64_t cull();
   bool uncullable(uint32_t I) const {
     return I == 0 || I == Used - 1 || Snaps[I].Kind == SnapshotKind::Peak;
@@ -141,6 +166,8 @@ private:
   uint64_t PeakTotalB = 0;
   uint64_t PeakLimitB = 0; ///< PeakTotalB plus the allowed inaccuracy
   uint64_t NumCulled = 0;
+  SnapshotTrace Trace{nullptr, nullptr};
+  uint32_t Skipped = 0; ///< Normal attempts skipped since the last snapshot
   /// cull's working memory: the alive list's links (Max entries each),
   /// and the tournament tree (2 * Leaves nodes, each a winner's position
   /// and span), Leaves being the least power of two not below Max.

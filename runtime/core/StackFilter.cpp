@@ -12,6 +12,7 @@
 
 #include "StackFilter.h"
 #include "AllocTree.h"
+#include "SnapshotEngine.h"
 
 #include "massif/abi.h"
 #include "massif/format.h"
@@ -76,6 +77,46 @@ constexpr uint32_t MaxInlineFrames = 64;
 
 } // namespace
 
+void traceAllocFns(const Options &O, const SnapshotTrace &T) {
+  char Line[512];
+  auto emit = [&](const char *Lead, const char *Name) {
+    size_t N = 0;
+    for (const char *P = Lead; *P && N + 1 < sizeof(Line); ++P)
+      Line[N++] = *P;
+    for (const char *P = Name; *P && N + 1 < sizeof(Line); ++P)
+      Line[N++] = *P;
+    Line[N] = 0;
+    T.Line(T.Ctx, Line);
+  };
+  T.Line(T.Ctx, "alloc-fns:");
+  for (const char *D : DefaultAllocFns)
+    emit("  ", D);
+  for (uint32_t I = 0; I < O.AllocFns.Count; ++I)
+    emit("  ", O.AllocFns.Items[I]);
+  T.Line(T.Ctx, "ignore-fns:");
+  if (O.IgnoreFns.Count == 0)
+    T.Line(T.Ctx, "  <empty>");
+  for (uint32_t I = 0; I < O.IgnoreFns.Count; ++I) {
+    // "  <index>: <name>"
+    char Lead[24];
+    char Digits[12];
+    uint32_t K = 0, V = I;
+    do {
+      Digits[K++] = char('0' + V % 10);
+      V /= 10;
+    } while (V);
+    uint32_t N = 0;
+    Lead[N++] = ' ';
+    Lead[N++] = ' ';
+    while (K)
+      Lead[N++] = Digits[--K];
+    Lead[N++] = ':';
+    Lead[N++] = ' ';
+    Lead[N] = 0;
+    emit(Lead, O.IgnoreFns.Items[I]);
+  }
+}
+
 bool isBelowMainName(const char *Raw) {
   if (!Raw)
     return false;
@@ -100,6 +141,7 @@ void StackFilter::init(const Options &O, const Symbolizer &S) {
   IgnoreFns = &O.IgnoreFns;
   Depth = uint32_t(O.Depth);
   Eager = O.AllocFns.Count > 0 || O.IgnoreFns.Count > 0;
+  CutBelowMain = !O.ShowBelowMain;
 }
 
 const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
@@ -113,7 +155,8 @@ const char *StackFilter::rawFunctionAt(uint64_t Pc) const {
 }
 
 const char *StackFilter::functionAt(uint64_t Pc) const {
-  return displayName(rawFunctionAt(Pc));
+  // Valgrind renames the below-main functions only when it cuts there.
+  return CutBelowMain ? displayName(rawFunctionAt(Pc)) : rawFunctionAt(Pc);
 }
 
 bool StackFilter::isAllocFn(const char *Name) const {
@@ -183,8 +226,8 @@ uint32_t StackFilter::classify(const uint64_t *Pcs, uint32_t NumPcs) const {
       return entry_class::Ignored;
   }
 
-  // 3. The cut below main.
-  if (NumSel > 0) {
+  // 3. The cut below main, unless --show-below-main=yes.
+  if (NumSel > 0 && CutBelowMain) {
     uint32_t Mbm = mainOrBelowMain(Pcs, NumPcs);
     if (Mbm < Top)
       NumSel = 1; // main itself was an alloc-fn: keep one frame

@@ -15,14 +15,14 @@
 //     first frame that is not one or has no name;
 //  2. with --ignore-fn: the first named frame from Top decides whether the
 //     whole stack is ignored (NumSel = 0);
-//  3. cut below main: the outermost `main`, or else the innermost
+//  3. cut below main (unless --show-below-main=yes): the outermost `main`, or else the innermost
 //     "below main" frame, ends the window; if that frame was stripped as an
 //     alloc-fn exactly one frame is kept;
 //  4. keep at most --depth frames.
 //
 // Every name is the enclosing real function of the address (the last
 // FrameInfo the symbolizer gives), renamed "(below main)" where Massif
-// renames it, as Valgrind compares them.
+// renames it (not with --show-below-main=yes), as Valgrind compares them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,13 @@
 #include "Symbolizer.h"
 
 namespace massif {
+
+struct SnapshotTrace;
+
+/// Massif's -v lines (verbosity 2 and more) at start-up: "alloc-fns:", the
+/// built-in ones and each --alloc-fn, "ignore-fns:" and each --ignore-fn
+/// with its index (or "<empty>"), one line at a time through T.
+void traceAllocFns(const Options &O, const SnapshotTrace &T);
 
 /// True for the raw names Valgrind treats as below main on Linux
 /// (__libc_start_main, __libc_start_call_main, __libc_start_main.*,
@@ -59,8 +66,11 @@ public:
   uint32_t classify(const uint64_t *Pcs, uint32_t NumPcs) const;
 
   /// The frames an xtree report keeps of Pcs[0..NumPcs): all up to the
-  /// below-main cut (step 3), none of the other steps.
+  /// below-main cut (step 3; none with --show-below-main=yes), none of the
+  /// other steps.
   uint32_t belowMainCut(const uint64_t *Pcs, uint32_t NumPcs) const {
+    if (!CutBelowMain)
+      return NumPcs;
     return NumPcs ? mainOrBelowMain(Pcs, NumPcs) + 1 : 0;
   }
 
@@ -86,6 +96,7 @@ private:
   const StringList *IgnoreFns = nullptr;
   uint32_t Depth = 30;
   bool Eager = false;
+  bool CutBelowMain = true;
 };
 
 } // namespace massif

@@ -234,7 +234,7 @@ void TreeWriter::putDirectory(TextWriter &W, const char *Dir) const {
 void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
   W.putHex(Sym.PrintedAddress ? Sym.PrintedAddress(Sym.Ctx, Pc) : Pc);
   W.put(": ");
-  const char *Fn = displayName(F.Function);
+  const char *Fn = ShowBelowMain ? F.Function : displayName(F.Function);
   if (F.File) {
     W.put(Fn ? Fn : "???").put(" (");
     putDirectory(W, F.Dir);
@@ -269,6 +269,10 @@ void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
       Sym.Describe ? Sym.Describe(Sym.Ctx, G.Addr, Frames, MaxInlineFrames) : 0;
   if (NumFrames == 0) {
     Frames[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    NumFrames = 1;
+  }
+  if (!ReadInlineInfo && NumFrames > 1) {
+    Frames[0].Function = Frames[NumFrames - 1].Function;
     NumFrames = 1;
   }
   // An inline chain prints innermost first, one more space each; all but

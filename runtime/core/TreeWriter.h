@@ -71,6 +71,13 @@ public:
   /// Prints the tree of the selected entries.
   void emit(TextWriter &W, uint64_t ExtraB, uint64_t StacksB);
 
+  /// Valgrind's --show-below-main=yes: frames below main keep their own
+  /// names instead of "(below main)".
+  bool ShowBelowMain = false;
+  /// Valgrind's --read-inline-info=no: an address prints as one line, the
+  /// enclosing real function with the innermost source line.
+  bool ReadInlineInfo = true;
+
 private:
   struct Ec {
     const uint64_t *Ips;

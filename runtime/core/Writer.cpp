@@ -89,6 +89,8 @@ bool writeSnapshots(Profile::Impl &I, const Sink &Out, const RunInfo &Run,
   TreeWriter Trees(I.A, I.Sym, I.Opts.Threshold,
                    I.Opts.PagesAsHeap ? format::RootPages : format::RootHeap);
   Trees.setFullpathAfter(&I.Opts.FullpathAfter);
+  Trees.ShowBelowMain = I.Opts.ShowBelowMain;
+  Trees.ReadInlineInfo = I.Opts.ReadInlineInfo;
   bool HaveTrees = false;
   if (AnyTree) {
     for (uint32_t E = 0; E < I.Tree.numEntries(); ++E)

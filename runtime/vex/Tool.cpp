@@ -13,6 +13,9 @@
 
 #include "Tool.h"
 
+#include "SnapshotEngine.h"
+#include "StackFilter.h"
+
 #include <new>
 
 using namespace massif;
@@ -101,6 +104,9 @@ bool printText(void *, const char *Data, size_t Len) {
 void printUsage() { writeHelp(Sink{printText, nullptr}); }
 void printDebugUsage() { VG_(printf)("    (none)\n"); }
 
+/// Massif's -v lines, through Valgrind's debug messages ("--PID-- ").
+void verboseLine(void *, const char *Text) { VG_(dmsg)("Massif: %s\n", Text); }
+
 void postCommandLineInit() {
   State &S = state();
   // Every stack is captured --depth + 50 frames deep.
@@ -120,12 +126,21 @@ void postCommandLineInit() {
       parseOption(S.Opts, Arg, S.Alloc, E);
     }
   }
+  // Valgrind's core options that shape the tree: its core reads them,
+  // the model follows (the names are Valgrind's own either way).
+  S.Opts.ShowBelowMain = VG_(clo_show_below_main);
   S.Depot.init(S.Alloc);
   if (!S.Prof.init(S.Opts, S.Alloc, S.Depot, symbolizer(),
                    clockFor(S.Opts))) {
     VG_(umsg)("error: out of memory setting up the profile\n");
     VG_(exit)(1);
   }
+  // Valgrind's verbosity is its core's: -v lists the alloc-fns, -v -v
+  // traces the snapshots, as Massif.
+  if (VG_(clo_verbosity) > 1)
+    traceAllocFns(S.Opts, SnapshotTrace{verboseLine, nullptr});
+  if (VG_(clo_verbosity) > 2)
+    S.Prof.setSnapshotTrace(SnapshotTrace{verboseLine, nullptr});
   registerTrackers(S.Opts);
   S.Ready = true;
 }

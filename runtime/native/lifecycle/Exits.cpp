@@ -17,10 +17,13 @@
 // would have at exit (%p is the pid, which exec keeps), and recording goes
 // on in case the exec fails. Calls inside glibc (posix_spawn, system,
 // execvp's own execve) do not come through here: posix_spawn's child shares
-// the parent's memory, and its parent writes at its own end.
+// the parent's memory, and its parent writes at its own end. Under msrun
+// (Valgrind's command line) nothing is written at an exec, as Massif, and
+// the exec follows --trace-children (Children.cpp).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Children.h"
 #include "Lifecycle.h"
 #include "Next.h"
 #include "State.h"
@@ -42,6 +45,11 @@ extern "C" int __sigaction(int Sig, const struct sigaction *Act,
 using namespace massif;
 using namespace massif::native;
 
+MASSIF_DECLARE_NEXT(abort);
+MASSIF_DECLARE_NEXT(execvp);
+MASSIF_DECLARE_NEXT(execvpe);
+MASSIF_DECLARE_NEXT(fexecve);
+
 namespace {
 
 using AbortFn = void (*)(void);
@@ -54,10 +62,49 @@ ExecvpFn RealExecvp = nullptr;
 ExecvpeFn RealExecvpe = nullptr;
 FexecveFn RealFexecve = nullptr;
 
-void beforeExec() { writeProfile(WriteReason::Exec, "exec"); }
+void beforeExec() {
+  // Under Valgrind's command line (msrun) nothing is written, as Massif.
+  if (!execsAsValgrind())
+    writeProfile(WriteReason::Exec, "exec");
+}
 
 int execveNow(const char *Path, char *const Argv[], char *const Envp[]) {
   return (int)syscall(SYS_execve, Path, Argv, Envp);
+}
+
+int execvpeNow(const char *File, char *const Argv[], char *const Envp[]) {
+  MASSIF_RESOLVE_NEXT(RealExecvpe, execvpe);
+  if (!RealExecvpe) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return RealExecvpe(File, Argv, Envp);
+}
+
+struct FdExec {
+  int Fd;
+  char *const *Argv;
+};
+int fexecveNow(void *Ctx, char *const Envp[]) {
+  auto *E = static_cast<FdExec *>(Ctx);
+  MASSIF_RESOLVE_NEXT(RealFexecve, fexecve);
+  if (!RealFexecve) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return RealFexecve(E->Fd, E->Argv, Envp);
+}
+
+struct AtExec {
+  int DirFd;
+  const char *Path;
+  char *const *Argv;
+  int Flags;
+};
+int execveatNow(void *Ctx, char *const Envp[]) {
+  auto *E = static_cast<AtExec *>(Ctx);
+  return (int)syscall(SYS_execveat, E->DirFd, E->Path, E->Argv, Envp,
+                      E->Flags);
 }
 
 /// Counts the arguments of an execl-style call after Arg0, up to the null.
@@ -77,11 +124,6 @@ void gatherArgs(char **Argv, const char *Arg0, va_list *Ap, size_t N) {
 }
 
 } // namespace
-
-MASSIF_DECLARE_NEXT(abort);
-MASSIF_DECLARE_NEXT(execvp);
-MASSIF_DECLARE_NEXT(execvpe);
-MASSIF_DECLARE_NEXT(fexecve);
 
 void native::resolveExitFunctions() {
   MASSIF_RESOLVE_NEXT(RealAbort, abort);
@@ -130,49 +172,42 @@ MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(abort)(void) {
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execve)(const char *Path, char *const Argv[],
                          char *const Envp[]) {
   beforeExec();
-  return execveNow(Path, Argv, Envp);
+  return execChild(Path, false, Argv, Envp, execveNow);
 }
 
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execv)(const char *Path, char *const Argv[]) {
   beforeExec();
-  return execveNow(Path, Argv, environ);
+  return execChild(Path, false, Argv, environ, execveNow);
 }
 
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execvp)(const char *File, char *const Argv[]) {
   beforeExec();
-  MASSIF_RESOLVE_NEXT(RealExecvp, execvp);
-  if (!RealExecvp) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return RealExecvp(File, Argv);
+  return execChild(File, true, Argv, environ, execvpeNow);
 }
 
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execvpe)(const char *File, char *const Argv[],
                           char *const Envp[]) {
   beforeExec();
-  MASSIF_RESOLVE_NEXT(RealExecvpe, execvpe);
-  if (!RealExecvpe) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return RealExecvpe(File, Argv, Envp);
+  return execChild(File, true, Argv, Envp, execvpeNow);
 }
 
+// fexecve and execveat name no path msrun could run: their children are
+// not followed, even with --trace-children=yes.
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(fexecve)(int Fd, char *const Argv[], char *const Envp[]) {
   beforeExec();
-  MASSIF_RESOLVE_NEXT(RealFexecve, fexecve);
-  if (!RealFexecve) {
-    errno = ENOSYS;
-    return -1;
-  }
-  return RealFexecve(Fd, Argv, Envp);
+  FdExec E = {Fd, Argv};
+  if (!execsAsValgrind())
+    return fexecveNow(&E, Envp);
+  return execUnfollowed(Envp, fexecveNow, &E);
 }
 
 MASSIF_EXPORT int MASSIF_STANDS_IN_FOR(execveat)(int DirFd, const char *Path, char *const Argv[],
                            char *const Envp[], int Flags) {
   beforeExec();
-  return (int)syscall(SYS_execveat, DirFd, Path, Argv, Envp, Flags);
+  AtExec E = {DirFd, Path, Argv, Flags};
+  if (!execsAsValgrind())
+    return execveatNow(&E, Envp);
+  return execUnfollowed(Envp, execveatNow, &E);
 }
 
 // The execl forms gather their arguments as glibc does, on the stack, and

@@ -24,6 +24,7 @@
 #include "Lifecycle.h"
 #include "Counters.h"
 #include "EventRing.h"
+#include "Messages.h"
 #include "Modules.h"
 #include "State.h"
 #include "SymbolizerClient.h"
@@ -83,6 +84,8 @@ void afterForkChild() {
   modelAfterForkChild(); // the lock is free again; the rings need it
   ringsAfterForkChild();
   symbolizerAfterForkChild();
+  if (TheModel.Opts)
+    messagesAfterForkChild(*TheModel.Opts);
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
   thisThread().InRuntime = Was;
 }

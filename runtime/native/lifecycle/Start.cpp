@@ -13,13 +13,17 @@
 #include "Lifecycle.h"
 
 #include "Arena.h"
+#include "Children.h"
 #include "Counters.h"
 #include "EventRing.h"
 #include "Fork.h"
 #include "Memusage.h"
+#include "Messages.h"
 #include "Modules.h"
 #include "OutFile.h"
 #include "Process.h"
+#include "SnapshotEngine.h"
+#include "StackFilter.h"
 #include "State.h"
 #include "SymbolizerClient.h"
 #include "UnderValgrind.h"
@@ -68,6 +72,8 @@ bool writeToStdout(void *, const char *Data, size_t Len) {
   return writeAll(1, Data, Len);
 }
 
+void verboseLine(void *, const char *Text) { writeVerboseLine(Text); }
+
 void onQuickExit() { writeExitProfile(WriteReason::Immediate, "quick_exit"); }
 
 /// Parses MASSIF_OPTIONS into O; exits the process on --help or an error.
@@ -79,7 +85,8 @@ void parseOptionsOrExit(Options &O) {
   E.Text[0] = 0;
   switch (parseOptionString(O, Text, arenaAllocator(), E)) {
   case ParseResult::Ok:
-    if (engineCanProfile(O, /*SeesPages=*/false, E))
+    if (engineCanProfile(O, /*SeesPages=*/false, E) &&
+        nativeTakesOptions(O, E))
       return;
     reportBadOption(E.Text);
     exitNow(1);
@@ -98,7 +105,7 @@ Clock chooseClock(Options &O) {
   if (O.TimeUnit == TimeUnit::Instructions) {
     if (instructionCountersLinked())
       return Clock{nowInstructions, nullptr};
-    writeLines(2, "massif: ",
+    writeLines(warningFd(), "massif: ",
                "warning: --time-unit=i requires instruction counters, and "
                "no code of this program was built with them (mscc builds "
                "with them); using --time-unit=ms");
@@ -148,6 +155,12 @@ RuntimeState initialise() {
     return StateDisabled;
   Options *O = new (OptsMem) Options();
   parseOptionsOrExit(*O);
+  // A program the profiled one started: profiled only when msrun started
+  // it for --trace-children=yes (Children.cpp).
+  if (!profilesThisProcess(*O))
+    return StateDisabled;
+  if (!setUpMessages(*O))
+    exitNow(1);
   Clock C = chooseClock(*O);
 
   HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
@@ -169,10 +182,15 @@ RuntimeState initialise() {
   // --alloc-fn (then the frame below it is kept).
   TheModel.XtreeFull = TheModel.Opts->XtreeMemory == XtreeMode::Full &&
                        TheModel.Opts->Heap;
-  TheModel.StopAtMain = executableHasSymbolTable();
+  TheModel.StopAtMain = executableHasSymbolTable() && !O->ShowBelowMain;
   for (uint32_t I = 0; I < O->AllocFns.Count; ++I)
     if (strcmp(O->AllocFns.Items[I], "main") == 0)
       TheModel.StopAtMain = false;
+  // Massif's -v lines: the alloc-fns at once, the snapshots with -v -v.
+  if (O->Verbosity > 1)
+    traceAllocFns(*O, SnapshotTrace{verboseLine, nullptr});
+  if (O->Verbosity > 2)
+    Prof->setSnapshotTrace(SnapshotTrace{verboseLine, nullptr});
   Prof->startup();
 
   becomeOwner();

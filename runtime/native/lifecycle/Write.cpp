@@ -18,6 +18,7 @@
 #include "EventRing.h"
 #include "FatalSignals.h"
 #include "Fork.h"
+#include "Messages.h"
 #include "OutFile.h"
 #include "Process.h"
 #include "State.h"
@@ -63,7 +64,7 @@ const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
 void badOutFile(const char *Pattern, const char *Reason, WriteReason Why,
                 const char *Option = "--massif-out-file") {
   const char *Parts[] = {"massif: Bad option: ", Option, "=", Pattern};
-  writeLine(2, Parts, 4);
+  writeLine(messageFd(), Parts, 4);
   reportBadOption(Reason);
   if (Why == WriteReason::Exec)
     return;
@@ -78,7 +79,7 @@ void badOutFile(const char *Pattern, const char *Reason, WriteReason Why,
 void reportFileError(const char *What, const char *Path, int Errno) {
   const char *Parts[] = {"massif: error: ", What, " output file '", Path,
                          "': ", strerror(Errno)};
-  writeLine(2, Parts, 6);
+  writeLine(messageFd(), Parts, 6);
 }
 
 /// The output file's name, expanded once for the write to come: before
@@ -174,7 +175,7 @@ void writeXtreeFile(WriteReason Why) {
   if (Fd < 0) {
     const char *Parts[] = {"massif: Error: can not open xtree output file `",
                            XtPath, "'"};
-    writeLine(2, Parts, 3);
+    writeLine(messageFd(), Parts, 3);
     return;
   }
   constexpr size_t BufB = 64 * 1024;
@@ -316,7 +317,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
     if (OwnerPid == 0 || ownsRuntime()) {
       const char *Parts[] = {"massif: warning: ", Event,
                              " while inside the allocator; no profile written"};
-      writeLine(2, Parts, 3);
+      writeLine(warningFd(), Parts, 3);
     }
     return false;
   }

@@ -50,6 +50,7 @@
 
 #include "Arena.h"
 #include "Counters.h"
+#include "Messages.h"
 #include "OutFile.h"
 #include "Record.h"
 #include "StackSleds.h"
@@ -362,7 +363,7 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
   if (!On)
     return;
   if (!Linked) {
-    writeLine(2, "massif: warning: --stacks=yes requires stack probes, and "
+    writeLine(warningFd(), "massif: warning: --stacks=yes requires stack probes, and "
                  "no code of this program was built with them (mscc builds "
                  "with them); stack sizes stay 0");
     return;

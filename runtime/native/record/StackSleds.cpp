@@ -23,6 +23,7 @@
 
 #include "StackSleds.h"
 
+#include "Messages.h"
 #include "OutFile.h"
 #include "State.h"
 
@@ -63,7 +64,7 @@ uintptr_t slotOf(const SledEntry &E) {
 
 void warnOnce(bool &Warned, const char *Line) {
   if (!Warned)
-    writeLine(2, Line);
+    writeLine(warningFd(), Line);
   Warned = true;
 }
 

@@ -15,6 +15,7 @@
 #include "Glibc.h"
 
 #include "LoadedObject.h"
+#include "Messages.h"
 #include "Next.h"
 #include "OutFile.h"
 
@@ -174,7 +175,7 @@ const GlibcAllocator &native::findGlibc() {
   dl_iterate_phdr(findInObject, &G);
   if (!G.Malloc || !G.Calloc || !G.Realloc || !G.Memalign || !G.Valloc ||
       !G.Pvalloc || !G.UsableSize || !G.Free) {
-    writeLine(2, "massif: error: glibc's allocator (__libc_malloc and its "
+    writeLine(messageFd(), "massif: error: glibc's allocator (__libc_malloc and its "
                  "relatives in libc.so.6) was not found in the process");
     _exit(1);
   }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LiveStarts.h"
+#include "Messages.h"
 #include "SystemMemory.h"
 
 #include "OutFile.h"
@@ -62,5 +63,5 @@ void native::warnIgnoredFree(const void *P) {
   const char *Parts[] = {"massif: warning: ignored a free of ", Addr,
                          ", where no heap block begins (Valgrind's allocator "
                          "would abort); later ones are ignored silently"};
-  writeLine(2, Parts, 3);
+  writeLine(warningFd(), Parts, 3);
 }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolizerClient.h"
+#include "Messages.h"
 #include "SystemMemory.h"
 
 #include "Arena.h"
@@ -87,7 +88,7 @@ void warnOnce(const char *Why) {
   Warned = true;
   const char *Parts[] = {"massif: warning: the symbolizer ", Why,
                          "; frames are printed without function names"};
-  writeLine(2, Parts, 3);
+  writeLine(warningFd(), Parts, 3);
 }
 
 //===-- Starting and stopping ---------------------------------------------===//

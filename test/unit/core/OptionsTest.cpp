@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace massif {
 namespace test {
 namespace {
@@ -264,10 +266,58 @@ TEST_F(OptionsTest, UnknownOptionsAndHelp) {
   EXPECT_EQ(parse("--nonsense=1"), "Unknown option: --nonsense=1");
   EXPECT_EQ(parse("--heap"), "Unknown option: --heap");
   EXPECT_EQ(parse("--depthx=3"), "Unknown option: --depthx=3");
-  EXPECT_EQ(parse("-v"), "Unknown option: -v");
+  EXPECT_EQ(parse("-x"), "Unknown option: -x");
   OptionError E;
   EXPECT_EQ(parseOption(O, "--help", Memory.get(), E), ParseResult::Help);
   EXPECT_EQ(parseOption(O, "-h", Memory.get(), E), ParseResult::Help);
+  EXPECT_EQ(O.Given.Count, 0u);
+}
+
+TEST_F(OptionsTest, CoreOptionsOfValgrind) {
+  // -v and -q count as Valgrind's verbosity does; none is in desc:.
+  EXPECT_EQ(O.Verbosity, 1);
+  EXPECT_EQ(parse("-v"), "");
+  EXPECT_EQ(parse("--verbose"), "");
+  EXPECT_EQ(parse("-q"), "");
+  EXPECT_EQ(O.Verbosity, 2);
+  EXPECT_EQ(parse("--log-file=log.%p"), "");
+  EXPECT_STREQ(O.LogFile, "log.%p");
+  EXPECT_EQ(parse("--trace-children=yes"), "");
+  EXPECT_TRUE(O.TraceChildren);
+  EXPECT_EQ(parse("--trace-children-skip=*/ls,/bin/*"), "");
+  EXPECT_STREQ(O.TraceChildrenSkip, "*/ls,/bin/*");
+  EXPECT_EQ(parse("--show-below-main=yes"), "");
+  EXPECT_TRUE(O.ShowBelowMain);
+  EXPECT_EQ(parse("--read-inline-info=no"), "");
+  EXPECT_FALSE(O.ReadInlineInfo);
+  EXPECT_EQ(parse("--child-silent-after-fork=yes"), "");
+  EXPECT_TRUE(O.ChildSilentAfterFork);
+  EXPECT_EQ(parse("--tool=massif"), "");
+  EXPECT_EQ(parse("--tool=memcheck"),
+            "--tool=memcheck: msrun runs Massif only (--tool=massif)");
+  EXPECT_EQ(parse("--show-below-main=1"),
+            "Bad option: --show-below-main=1\nInvalid boolean value '1' "
+            "(should be 'yes' or 'no')");
+  EXPECT_EQ(O.Given.Count, 0u);
+
+  // The native engine refuses what it cannot do, by name.
+  OptionError E;
+  EXPECT_TRUE(nativeTakesOptions(O, E));
+  EXPECT_EQ(parse("--main-stacksize=8388608"), "");
+  EXPECT_FALSE(nativeTakesOptions(O, E));
+  EXPECT_NE(strstr(E.Text, "--main-stacksize is not taken by the native "
+                           "engine: natively the main thread's stack is the "
+                           "kernel's"),
+            nullptr)
+      << E.Text;
+
+  // msrun's own words.
+  EXPECT_EQ(parse("--msrun-pid=1234"), "");
+  EXPECT_EQ(O.MsrunPid, 1234);
+  EXPECT_EQ(parse("--msrun-pid=-1"), "");
+  EXPECT_EQ(O.MsrunPid, -1);
+  EXPECT_EQ(parse("--msrun-path=/x/msrun"), "");
+  EXPECT_STREQ(O.MsrunPath, "/x/msrun");
   EXPECT_EQ(O.Given.Count, 0u);
 }
 
