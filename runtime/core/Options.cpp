@@ -10,7 +10,10 @@
 // parser (digits accumulated in a double, fraction digits weighted 0.1,
 // 0.01, ... by repeated division; no exponent). Error text is Massif's
 // reason, completed with what the option accepts when the reason does not
-// already say so.
+// already say so. Valgrind's core options (MASSIF_CORE_* rows: -q and -v
+// counted into Verbosity as Valgrind counts them) and msrun's two internal
+// words (--msrun-pid, --msrun-path) are parsed here too; none of them is
+// listed in desc:, as in Massif's file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -468,14 +471,12 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
   if (const char *Refused = nativeRefusalOf(Arg))
     if (!O.NativeRefused)
       O.NativeRefused = Refused;
-  // Core string values point into Copy: only core options without one
-  // give their copy back.
-  if (isCoreOption(Arg) && !hasCoreStringValue(Arg))
-    freeArray(A, Copy, Len + 1);
-  else if (isCoreOption(Arg))
-    ; // kept for the string value, outside the desc: list
-  else
+  // Massif's options go to the desc: list; core ones do not, and give
+  // their copy back unless a string value points into it.
+  if (!isCoreOption(Arg))
     O.Given.Items[O.Given.Count++] = Copy;
+  else if (!hasCoreStringValue(Arg))
+    freeArray(A, Copy, Len + 1);
   return ParseResult::Ok;
 }
 
