@@ -10,7 +10,10 @@
 // parser (digits accumulated in a double, fraction digits weighted 0.1,
 // 0.01, ... by repeated division; no exponent). Error text is Massif's
 // reason, completed with what the option accepts when the reason does not
-// already say so.
+// already say so. Valgrind's core options (MASSIF_CORE_* rows: -q and -v
+// counted into Verbosity as Valgrind counts them) and msrun's two internal
+// words (--msrun-pid, --msrun-path) are parsed here too; none of them is
+// listed in desc:, as in Massif's file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -485,13 +488,13 @@ ParseResult parseOption(Options &O, const char *Arg, const Allocator &A,
   if (const char *Refused = nativeRefusalOf(Arg))
     if (!O.NativeRefused)
       O.NativeRefused = Refused;
-  // Core options stay out of the desc: list; a core list's items and a
-  // core string's value point into Copy, which they keep.
-  if (isCoreOption(Arg)) {
-    if (!keepsCoreValue(Arg))
-      freeArray(A, Copy, Len + 1);
-  } else
+  // Massif's options go to the desc: list; core ones do not, and give
+  // their copy back unless a value (a string, a list's items) points into
+  // it.
+  if (!isCoreOption(Arg))
     O.Given.Items[O.Given.Count++] = Copy;
+  else if (!keepsCoreValue(Arg))
+    freeArray(A, Copy, Len + 1);
   return ParseResult::Ok;
 }
 
