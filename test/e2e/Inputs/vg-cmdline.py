@@ -26,6 +26,9 @@ Compared, with differences printed and exit status 1:
     none;
   * --log=GLOB: as many log files on each side;
   * --quiet-stderr: msrun's side writes nothing at all to stderr.
+--xtree=GLOB: the execution-tree reports (--xtree-memory): as many on each
+side, and equal with the pid: line, the work directories, and in Massif's
+format the times and code addresses masked.
 With --files-only the profiles are compared by number and cmd: line only
 (--stacks=yes: the native engine measures only instrumented frames, so its
 stack figures and the snapshots they cause are its own).
@@ -98,6 +101,7 @@ def main():
     ap.add_argument("--log", default=None)
     ap.add_argument("--quiet-stderr", action="store_true")
     ap.add_argument("--files-only", action="store_true")
+    ap.add_argument("--xtree")
     ap.add_argument("workdir")
     ap.add_argument("options", nargs="*")
     a = ap.parse_args()
@@ -163,6 +167,25 @@ def main():
             ok = False
             got = mine
         mine.remove(got[0])
+
+    if a.xtree:
+        vx = sorted(glob.glob(os.path.join(vg, a.xtree)))
+        nx = sorted(glob.glob(os.path.join(native, a.xtree)))
+        if len(vx) != len(nx) or not vx:
+            print(f"xtree reports: valgrind {len(vx)}, msrun {len(nx)}")
+            ok = False
+
+        def masked(path, side):
+            with open(path) as f:
+                text = f.read().replace(side, "<dir>")
+            text = re.sub(r"^pid: \d+$", "pid: <pid>", text, flags=re.M)
+            text = ADDR.sub("0x...:", TIME.sub("time=<t>", text))
+            return text.splitlines()
+        for rf, mf in zip(vx, nx):
+            ref, got = masked(rf, vg), masked(mf, native)
+            if ref != got:
+                diff(ref, got, f"xtree reports {os.path.basename(rf)}")
+                ok = False
 
     vtexts, ntexts = [v.stderr], [n.stderr]
     if a.log:
