@@ -22,6 +22,9 @@
 //   X, Y         a free block's free-list links; for a live block, two
 //                words its owner (the Profile) keeps there
 //
+// A parallel array holds one more word per node for the owner (the
+// Profile's insertion number of the block).
+//
 // A "detached" node is a live block outside the arena (the engine gave its
 // slop); its Prev and Next hold that slop.
 //
@@ -82,6 +85,8 @@ public:
   void setOwnerHigh(uint32_t Id, uint32_t High) {
     Nodes[Id].Word = (Nodes[Id].Word & LowMask) | uint64_t(High & 0xFFFF) << 48;
   }
+  /// A third owner's word of a live block, in an array beside the nodes.
+  uint64_t &ownerSeq(uint32_t Id) { return Seqs[Id]; }
 
   /// The simulated address of a live block's payload (for tests).
   uint64_t payloadAddr(uint32_t Id) const { return addr(Id) + OverheadLoB; }
@@ -142,6 +147,8 @@ private:
   uint64_t DefaultAlignB = MinAlignB;
   Node *Nodes = nullptr;
   uint32_t NodeCap = 0;
+  uint64_t *Seqs = nullptr; ///< ownerSeq, indexed like Nodes
+  size_t SeqCap = 0;
   uint32_t NodesUsed = 1; ///< node 0 is "none"
   uint32_t FreeNodes = 0; ///< recycled nodes, chained through X
   uint32_t SpareNodes = 0; ///< nodes newNode can hand out without growing

@@ -131,6 +131,7 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
   I->Opts.XtreeMemoryFile = keepString(A, O.XtreeMemoryFile);
   I->Xt.setAllocator(A);
   I->XtFull = O.XtreeMemory == XtreeMode::Full && O.Heap;
+  I->HashChains = valgrindHashChains(0);
   if (!keepList(A, I->Opts.AllocFns) || !keepList(A, I->Opts.IgnoreFns) ||
       !keepList(A, I->Opts.FullpathAfter) || !keepList(A, I->Opts.Given))
     return false;
@@ -187,7 +188,7 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
     Arena.release(Id);
     return; // out of memory: the block stays unknown, like a foreign one
   }
-  noteBlockCount();
+  noteInserted(Id);
   // Massif's full xtree counts every recorded block, ignored ones too.
   if (__builtin_expect(XtFull, 0))
     Xt.alloc(stackOf(E), ReqB);
@@ -354,8 +355,9 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
     if (!Blocks.insert(NewAddr, NewId)) {
       Arena.release(NewId);
       Ignored = true;
+    } else {
+      noteInserted(NewId);
     }
-    noteBlockCount();
   }
 
   if (!Opts.Heap || Ignored)

@@ -37,17 +37,33 @@ struct Profile::Impl {
   StackHot Hot; ///< the totals, the clock's base, the thresholds' copies
   XtreeCounters Xt;    ///< --xtree-memory=full: counters per stack
   bool XtFull;         ///< --xtree-memory=full, with --heap=yes
-  uint64_t PeakBlocks; ///< most live records at once (the hash table's size)
+  // Massif's block table (a VgHashTable) as far as its iteration order
+  // needs: the insertions so far (each live block keeps its number, in
+  // Arena.ownerSeq), the chains now and when the table grew (XTree.h).
+  uint64_t Inserts;
+  uint64_t HashChains;
+  uint32_t HashGrown;
+  uint64_t HashGrownAt[MaxHashGrowths];
   uint64_t AdminB;
   bool Started;     ///< snapshots may be taken (after start-up)
   bool StartupDone; ///< startup() was called
   bool EagerClassify;
   bool BlocksDiscarded; ///< discardBlocks ran: no event may follow
 
-  void noteBlockCount() {
-    uint64_t N = Blocks.size();
-    if (N > PeakBlocks)
-      PeakBlocks = N;
+  /// After Blocks.insert(..., Id): numbers the insertion, and grows the
+  /// table as Valgrind's would when it holds more records than chains.
+  void noteInserted(uint32_t Id) {
+    Arena.ownerSeq(Id) = ++Inserts;
+    if (__builtin_expect(Blocks.size() > HashChains, 0))
+      growHashTable();
+  }
+  void growHashTable() {
+    if (HashGrown == MaxHashGrowths) {
+      HashChains = ~uint64_t(0); // the last prime: it grows no more
+      return;
+    }
+    HashGrownAt[HashGrown++] = Inserts;
+    HashChains = valgrindHashChains(HashGrown);
   }
 
   /// The current time in the selected unit.

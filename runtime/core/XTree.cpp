@@ -59,18 +59,46 @@ constexpr uint64_t Primes[] = {
 
 } // namespace
 
+uint64_t valgrindHashChains(uint32_t Grown) {
+  return Primes[Grown < MaxHashGrowths ? Grown : MaxHashGrowths];
+}
+
 void sortAsValgrindHashTable(XtreeBlock *Blocks, size_t N,
-                             uint64_t PeakBlocks) {
-  size_t P = 0;
-  while (P + 1 < sizeof(Primes) / sizeof(Primes[0]) && PeakBlocks > Primes[P])
-    ++P;
-  uint64_t Chains = Primes[P];
-  heapSort(Blocks, N, [Chains](const XtreeBlock &L, const XtreeBlock &R) {
+                             const uint64_t *GrownAt, uint32_t NumGrown) {
+  static_assert(sizeof(Primes) / sizeof(Primes[0]) == MaxHashGrowths + 1,
+                "one chain count per growth, and the first");
+  if (NumGrown > MaxHashGrowths)
+    NumGrown = MaxHashGrowths;
+  // Replay the insertions in order. Within a chain a lower Rank comes
+  // first: an insertion's rank is below every rank given before it (and
+  // below any position), a growth ranks each record by its position in
+  // the walk, the last walked first.
+  heapSort(Blocks, N, [](const XtreeBlock &L, const XtreeBlock &R) {
+    return L.Seq < R.Seq;
+  });
+  uint32_t Grown = 0;
+  uint64_t Chains = Primes[0];
+  auto Order = [&Chains](const XtreeBlock &L, const XtreeBlock &R) {
     uint64_t CL = L.Key % Chains, CR = R.Key % Chains;
     if (CL != CR)
       return CL < CR;
-    return L.Key > R.Key;
-  });
+    return L.Rank < R.Rank;
+  };
+  // The growth after the records Blocks[0..Upto) were inserted.
+  auto Grow = [&](size_t Upto) {
+    heapSort(Blocks, Upto, Order); // the walk's order: the iteration's
+    for (size_t I = 0; I < Upto; ++I)
+      Blocks[I].Rank = -int64_t(I);
+    Chains = Primes[++Grown];
+  };
+  for (size_t I = 0; I < N; ++I) {
+    while (Grown < NumGrown && GrownAt[Grown] < Blocks[I].Seq)
+      Grow(I);
+    Blocks[I].Rank = -int64_t(N) - int64_t(Blocks[I].Seq);
+  }
+  while (Grown < NumGrown)
+    Grow(N);
+  heapSort(Blocks, N, Order);
 }
 
 } // namespace massif

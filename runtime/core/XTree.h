@@ -89,20 +89,33 @@ private:
 };
 
 /// A live block as Massif's block table holds it: the address Valgrind
-/// gave it (the key of the table), and what it charges to which stack.
+/// gave it (the key of the table), when it entered the table, and what it
+/// charges to which stack.
 struct XtreeBlock {
   uint64_t Key;
+  uint64_t Seq; ///< its insertion's number: 1, 2, ... in table order
   StackId Stack;
   uint64_t ReqB;
+  int64_t Rank; ///< sortAsValgrindHashTable's scratch
 };
 
-/// Sorts Blocks into the order Valgrind's VgHashTable (m_hashtable.c)
-/// iterates them: by chain, key modulo the chain count, the chain count
-/// being the prime the table grew to for PeakBlocks records at once. Within
-/// a chain the order depends on the insertion history, which is not kept:
-/// there the later key comes first.
+/// Valgrind's VgHashTable (m_hashtable.c) has this many chains after
+/// growing Grown times (the first count is 769; it moves to the next prime
+/// of its list whenever an insertion leaves more records than chains).
+uint64_t valgrindHashChains(uint32_t Grown);
+/// How many times the table can grow.
+constexpr uint32_t MaxHashGrowths = 19;
+
+/// Sorts Blocks into the order Valgrind's VgHashTable iterates them: by
+/// chain (key modulo the chain count), and within a chain as the table's
+/// history left it: an insertion goes to the front of its chain, and each
+/// growth walks the old chains in order and pushes every record onto the
+/// front of its new chain. GrownAt[K] is the Seq of the insertion after
+/// which the table grew for the (K+1)th time, for K < NumGrown. Records
+/// removed meanwhile change nothing in the order of the others, so the live
+/// blocks and the growths are the whole history that matters.
 void sortAsValgrindHashTable(XtreeBlock *Blocks, size_t N,
-                             uint64_t PeakBlocks);
+                             const uint64_t *GrownAt, uint32_t NumGrown);
 
 } // namespace massif
 

@@ -313,7 +313,8 @@ void collectBlock(void *Ctx, uint64_t Addr, uint32_t Id) {
   // Valgrind's key is the address its own allocator gave the block: the
   // replayed arena's address, where the model replays it.
   uint64_t Key = I.Arena.isDetached(Id) ? Addr : I.Arena.payloadAddr(Id);
-  L.Blocks[L.N++] = XtreeBlock{Key, I.stackOf(B.Entry), B.ReqB};
+  L.Blocks[L.N++] =
+      XtreeBlock{Key, I.Arena.ownerSeq(Id), I.stackOf(B.Entry), B.ReqB, 0};
 }
 
 } // namespace
@@ -336,7 +337,7 @@ bool Profile::writeXtree(const Sink &Out, const RunInfo &Run,
     if (L.Cap && !L.Blocks)
       return false;
     I.Blocks.forEach(collectBlock, &L);
-    sortAsValgrindHashTable(L.Blocks, L.N, I.PeakBlocks);
+    sortAsValgrindHashTable(L.Blocks, L.N, I.HashGrownAt, I.HashGrown);
     for (size_t K = 0; K < L.N; ++K)
       Live.live(L.Blocks[K].Stack, L.Blocks[K].ReqB);
     freeArray(I.A, L.Blocks, L.Cap);
