@@ -105,40 +105,42 @@ uint64_t monotonicMs() {
 
 bool wantXtree() { return TheModel.Opts->XtreeMemory != XtreeMode::None; }
 
-/// Expands --xtree-memory-file into XtPath when a report is due; reports a
-/// bad name as Valgrind does. Returns whether the name is good.
-bool expandXtPath(WriteReason Why) {
-  if (XtPathReady || !wantXtree())
+/// How this process expands a file option's name: its pid, the start-up
+/// directory, and the %n counter all file options share.
+NameContext nameContext() {
+  return {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
+}
+
+/// Expands the name of file option Option (Pattern) into Out unless Ready
+/// says it already is; reports a bad name as Valgrind does. Returns
+/// whether the name is good.
+bool expandOnce(const char *Option, const char *Pattern, char *Out,
+                size_t OutB, bool &Ready, WriteReason Why) {
+  if (Ready)
     return true;
-  const char *Pattern = TheModel.Opts->XtreeMemoryFile;
   char Reason[512];
-  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
-  if (!expandFileName(Pattern, C, XtPath, sizeof(XtPath), Reason,
+  if (!expandFileName(Pattern, nameContext(), Out, OutB, Reason,
                       sizeof(Reason))) {
-    badOutFile(Pattern, Reason, Why, "--xtree-memory-file");
+    badOutFile(Pattern, Reason, Why, Option);
     return false;
   }
-  XtPathReady = true;
+  Ready = true;
   return true;
 }
 
-/// Expands --massif-out-file into OutPath (the xtree report's name first);
-/// reports a bad name as Massif does. Returns whether the name is good.
+/// Expands --xtree-memory-file into XtPath when a report is due.
+bool expandXtPath(WriteReason Why) {
+  return !wantXtree() ||
+         expandOnce("--xtree-memory-file", TheModel.Opts->XtreeMemoryFile,
+                    XtPath, sizeof(XtPath), XtPathReady, Why);
+}
+
+/// Expands --massif-out-file into OutPath, the xtree report's name first
+/// (Valgrind's %n order).
 bool expandOutPath(WriteReason Why) {
-  if (!expandXtPath(Why))
-    return false;
-  if (OutPathReady)
-    return true;
-  const char *Pattern = TheModel.Opts->OutFile;
-  char Reason[512];
-  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
-  if (!expandFileName(Pattern, C, OutPath, sizeof(OutPath), Reason,
-                      sizeof(Reason))) {
-    badOutFile(Pattern, Reason, Why);
-    return false;
-  }
-  OutPathReady = true;
-  return true;
+  return expandXtPath(Why) &&
+         expandOnce("--massif-out-file", TheModel.Opts->OutFile, OutPath,
+                    sizeof(OutPath), OutPathReady, Why);
 }
 
 /// Opens the output file for writing. In secure mode (a set-user-ID
@@ -202,8 +204,7 @@ void writeXtreeFile(WriteReason Why) {
 
 bool native::expandXtreeName(const char *Pattern, char *Out, size_t OutB,
                              char *Reason, size_t ReasonB) {
-  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
-  return expandFileName(Pattern, C, Out, OutB, Reason, ReasonB);
+  return expandFileName(Pattern, nameContext(), Out, OutB, Reason, ReasonB);
 }
 
 uint64_t native::msSinceStart() { return monotonicMs() - StartMs; }
