@@ -120,11 +120,7 @@ void runXtMemoryCommand(const char *File, Profile &Prof, const RunInfo &Run,
     return;
   Sink Out;
   if (Host.Open(Host.Ctx, Path, Out, Reply)) {
-    // Valgrind picks the format by the expanded name.
-    bool MassifFormat = false;
-    for (const char *P = Path; *P && !MassifFormat; ++P)
-      MassifFormat = P[0] == '.' && P[1] == 'm' && P[2] == 's';
-    bool Ok = Prof.writeXtree(Out, Run, MassifFormat, Host.Pid,
+    bool Ok = Prof.writeXtree(Out, Run, xtreeNameIsMassifFormat(Path), Host.Pid,
                               Host.NowMs(Host.Ctx));
     Host.Close(Host.Ctx, Ok, Reply);
   }

@@ -90,6 +90,15 @@ MASSIF_PRESERVE_ALL inline bool tryStackDelta(StackHot &H, int64_t DeltaB,
 /// this is for callers that keep no history.
 uint64_t modelSlopB(uint64_t ReqB, uint64_t AlignB);
 
+/// Whether an xtree report named Name (expanded) is written in Massif's
+/// format: Valgrind's rule, the name contains ".ms" anywhere.
+inline bool xtreeNameIsMassifFormat(const char *Name) {
+  for (const char *P = Name; *P; ++P)
+    if (P[0] == '.' && P[1] == 'm' && P[2] == 's')
+      return true;
+  return false;
+}
+
 class Profile {
 public:
   /// Sets up an empty profile. Depot must be initialised; the symbolizer is

@@ -89,7 +89,7 @@ bool vex::writeXtreeReport(const HChar *Path, bool Announce) {
     UInt Argc;
     const char **Argv = clientArgv(Argc);
     Ok = S.Prof.writeXtree(openFileSink(Fd), RunInfo{Argv, Argc},
-                           VG_(strstr)(Path, ".ms") != nullptr,
+                           xtreeNameIsMassifFormat(Path),
                            VG_(getpid)(), VG_(read_millisecond_timer)());
     Ok = flushFileSink() && Ok;
     VG_(close)(Fd);

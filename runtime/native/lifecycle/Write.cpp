@@ -163,6 +163,33 @@ int openOutput(const char *Path) {
   return Fd;
 }
 
+/// Opens Path for writing (again after EINTR) and writes it through a
+/// buffered sink: Write(Sink, RunInfo) writes the text. Opened says
+/// whether the file could be opened (errno says why not); a failed write
+/// is reported. Returns whether the whole file was written.
+template <typename WriteFn>
+bool writeOutput(const char *Path, bool &Opened, WriteFn Write) {
+  int Fd;
+  do
+    Fd = openOutput(Path);
+  while (Fd < 0 && errno == EINTR);
+  Opened = Fd >= 0;
+  if (!Opened)
+    return false;
+  constexpr size_t BufB = 64 * 1024;
+  char *Buf = (char *)arenaAllocate(BufB);
+  char Small[512];
+  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
+  const ProcessArgs &Args = processArgs();
+  RunInfo Run = {Args.Argv, Args.Argc};
+  bool Ok = Write(Out.sink(), Run) && Out.flush();
+  if (!Ok)
+    reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
+  close(Fd);
+  arenaDeallocate(Buf, BufB);
+  return Ok;
+}
+
 /// Writes the xtree memory report, when --xtree-memory asks for one, before
 /// the massif file and before the live blocks are discarded. Model lock
 /// held. An unopenable file is reported, and the run goes on.
@@ -170,34 +197,17 @@ void writeXtreeFile(WriteReason Why) {
   if (!wantXtree() || !expandXtPath(Why))
     return;
   XtPathReady = false;
-  int Fd;
-  do
-    Fd = openOutput(XtPath);
-  while (Fd < 0 && errno == EINTR);
-  if (Fd < 0) {
+  bool MassifFormat = xtreeNameIsMassifFormat(XtPath);
+  bool Opened;
+  writeOutput(XtPath, Opened, [&](const Sink &Out, const RunInfo &Run) {
+    return TheModel.Prof->writeXtree(Out, Run, MassifFormat, (int64_t)getpid(),
+                                     msSinceStart());
+  });
+  if (!Opened) {
     const char *Parts[] = {"massif: Error: can not open xtree output file `",
                            XtPath, "'"};
     writeLine(messageFd(), Parts, 3);
-    return;
   }
-  constexpr size_t BufB = 64 * 1024;
-  char *Buf = (char *)arenaAllocate(BufB);
-  char Small[512];
-  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
-  const ProcessArgs &Args = processArgs();
-  RunInfo Run = {Args.Argv, Args.Argc};
-  // Valgrind picks the format by the expanded name.
-  bool MassifFormat = false;
-  for (const char *P = XtPath; *P && !MassifFormat; ++P)
-    MassifFormat = P[0] == '.' && P[1] == 'm' && P[2] == 's';
-  bool Ok = TheModel.Prof->writeXtree(Out.sink(), Run, MassifFormat,
-                                      (int64_t)getpid(),
-                                      msSinceStart()) &&
-            Out.flush();
-  if (!Ok)
-    reportFileError("cannot write", XtPath, Out.error() ? Out.error() : EIO);
-  close(Fd);
-  arenaDeallocate(Buf, BufB);
 }
 
 } // namespace
@@ -218,26 +228,14 @@ bool writeProfileFile(WriteReason Why) {
     return false;
   OutPathReady = false; // the next write (after an exec failed) expands anew
   const char *Path = OutPath;
-
-  int Fd;
-  do
-    Fd = openOutput(Path);
-  while (Fd < 0 && errno == EINTR);
-  if (Fd < 0) {
+  bool Opened;
+  bool Ok = writeOutput(Path, Opened, [](const Sink &Out, const RunInfo &Run) {
+    return TheModel.Prof->write(Out, Run);
+  });
+  if (!Opened) {
     reportFileError("cannot open", Path, errno);
     return false;
   }
-  constexpr size_t BufB = 64 * 1024;
-  char *Buf = (char *)arenaAllocate(BufB);
-  char Small[512];
-  FdSink Out(Fd, Buf ? Buf : Small, Buf ? BufB : sizeof(Small));
-  const ProcessArgs &Args = processArgs();
-  RunInfo Run = {Args.Argv, Args.Argc};
-  bool Ok = TheModel.Prof->write(Out.sink(), Run) && Out.flush();
-  if (!Ok)
-    reportFileError("cannot write", Path, Out.error() ? Out.error() : EIO);
-  close(Fd);
-  arenaDeallocate(Buf, BufB);
   // No process of the runtime's outlives a write: the program may exec or
   // end next (the next write starts another).
   stopSymbolizer();
