@@ -210,7 +210,8 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
     runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
   }
   EXPECT_EQ(C.Path, "/work/xtmemory.kcg.42.1");
-  EXPECT_EQ(Reply.Text, "==42== xtree memory report: /work/xtmemory.kcg.42.1\n");
+  EXPECT_EQ(Reply.Text,
+            "==42== xtree memory report: /work/xtmemory.kcg.42.1\n");
   Reply.Text.clear();
   C.Path.clear();
   File.Text.clear();
