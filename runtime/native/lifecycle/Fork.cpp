@@ -22,6 +22,7 @@
 
 #include "Arena.h"
 #include "Lifecycle.h"
+#include "LoaderWalk.h"
 #include "Counters.h"
 #include "EventRing.h"
 #include "Messages.h"
@@ -55,6 +56,7 @@ void beforeFork() {
   ringsBeforeFork();
   signalsBeforeFork();
   modulesBeforeFork();
+  loaderWalkBeforeFork(); // after the model and modules, before the arena
   countersBeforeFork();
   arenaBeforeFork();
 }
@@ -64,6 +66,7 @@ void afterForkParent() {
   bool Was = SavedInRuntime;
   arenaAfterForkParent();
   countersAfterForkParent();
+  loaderWalkAfterForkParent();
   modulesAfterForkParent();
   signalsAfterForkParent();
   ringsAfterForkParent();
@@ -78,6 +81,7 @@ void afterForkChild() {
   threadAreaAfterForkChild();
   arenaAfterForkChild();
   countersAfterForkChild();
+  loaderWalkAfterForkChild();
   modulesAfterForkChild();
   controlAfterForkChild(); // first: the control page is still the parent's
   signalsAfterForkChild();

@@ -29,7 +29,8 @@ namespace native {
 /// Registers the fork handler; called once, at start-up. It takes, in this
 /// order: the model's lock (the only one held while others are taken), the
 /// event rings' (EventRing.h), the signal view's, the loaded objects'
-/// (Modules.h), the instruction counters' (Counters.h), the arena's
+/// (Modules.h), the runtime's walks of the dynamic linker's list
+/// (LoaderWalk.h), the instruction counters' (Counters.h), the arena's
 /// (Arena.h); and releases them in the reverse order.
 void installForkHandlers();
 

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolizerClient.h"
+#include "LoaderWalk.h"
 #include "Messages.h"
 #include "SystemMemory.h"
 
@@ -404,7 +405,7 @@ void describeUnnamed(CacheEntry &E) {
   if (!F)
     return;
   ObjectSearch S = {E.Pc, nullptr};
-  dl_iterate_phdr(findObject, &S);
+  walkLoadedObjects(findObject, &S);
   *F = FrameInfo{nullptr, nullptr, 0, S.Path};
   E.Frames = F;
   E.NumFrames = 1;
@@ -549,7 +550,7 @@ int noteExecutable(dl_phdr_info *Info, size_t, void *) {
 uint64_t printedAddress(void *, uint64_t Pc) {
   if (!Exe.Known) {
     Exe.Known = true;
-    dl_iterate_phdr(noteExecutable, nullptr);
+    walkLoadedObjects(noteExecutable, nullptr);
   }
   if (Exe.Bias && Pc >= Exe.Lo && Pc < Exe.Hi)
     return Pc - Exe.Bias + ValgrindPieBaseAddr;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FrameRules.h"
+#include "LoaderWalk.h"
 
 #include "EhFrame.h"
 #include "Modules.h"
@@ -123,7 +124,7 @@ bool reduce(const CfiRow &Rw, FrameRule &Out) {
 
 bool native::computeFrameRule(uint64_t Addr, FrameRule &Out) {
   ModuleHit H = {Addr, nullptr, nullptr, false};
-  dl_iterate_phdr(findModule, &H);
+  walkLoadedObjects(findModule, &H);
   CfiRow Row;
   if (!H.Found || !H.EhFrameHdr || !readCfiRow(H.EhFrameHdr, Addr, Row) ||
       !reduce(Row, Out))
