@@ -18,45 +18,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "TextWriter.h"
 #include "Memory.h"
 
 #include <string.h>
 
 namespace massif {
 namespace {
-
-/// Appends text to a fixed buffer, truncating silently.
-class FixedText {
-public:
-  FixedText(char *Buf, size_t Cap) : Buf(Buf), Cap(Cap) { Buf[0] = 0; }
-  FixedText &add(const char *S) { return add(S, strlen(S)); }
-  FixedText &add(const char *S, size_t N) {
-    for (size_t I = 0; I < N && Len + 1 < Cap; ++I)
-      Buf[Len++] = S[I];
-    Buf[Len] = 0;
-    return *this;
-  }
-  FixedText &addInt(int64_t V) {
-    char Tmp[24];
-    size_t N = 0;
-    uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
-    do {
-      Tmp[N++] = char('0' + U % 10);
-      U /= 10;
-    } while (U);
-    if (V < 0)
-      add("-");
-    while (N)
-      add(&Tmp[--N], 1);
-    return *this;
-  }
-  size_t size() const { return Len; }
-
-private:
-  char *Buf;
-  size_t Cap;
-  size_t Len = 0;
-};
 
 bool isValgrindSpace(char C) {
   return C == ' ' || C == '\n' || C == '\t' || C == '\v' || C == '\f' ||

@@ -18,6 +18,44 @@
 
 namespace massif {
 
+/// Appends text to a fixed buffer, truncating silently: messages built
+/// without an allocator.
+class FixedText {
+public:
+  FixedText(char *Buf, size_t Cap) : Buf(Buf), Cap(Cap) { Buf[0] = 0; }
+  FixedText &add(const char *S) { return add(S, strlen(S)); }
+  FixedText &add(const char *S, size_t N) {
+    for (size_t I = 0; I < N && Len + 1 < Cap; ++I)
+      Buf[Len++] = S[I];
+    Buf[Len] = 0;
+    return *this;
+  }
+  /// V in decimal, right-aligned in Width columns (C's %<Width>d).
+  FixedText &addInt(int64_t V, unsigned Width = 0) {
+    char Tmp[24];
+    unsigned N = 0;
+    uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+    do {
+      Tmp[N++] = char('0' + U % 10);
+      U /= 10;
+    } while (U);
+    if (V < 0)
+      Tmp[N++] = '-';
+    for (unsigned I = N; I < Width; ++I)
+      add(" ", 1);
+    while (N)
+      add(&Tmp[--N], 1);
+    return *this;
+  }
+  size_t size() const { return Len; }
+  const char *text() const { return Buf; }
+
+private:
+  char *Buf;
+  size_t Cap;
+  size_t Len = 0;
+};
+
 class TextWriter {
 public:
   explicit TextWriter(const Sink &Out) : Out(Out) {}

@@ -201,7 +201,8 @@ MASSIF_ALWAYS_INLINE int doPosixMemalign(void **Out, size_t AlignB,
   int SavedErrno = errno;
   // Valgrind's posix_memalign calls its memalign: Massif's stack keeps
   // posix_memalign's frame.
-  void *P = doMemalign(AlignB, SizeB, EntryFrame, replacement_pc::PosixMemalign);
+  void *P =
+      doMemalign(AlignB, SizeB, EntryFrame, replacement_pc::PosixMemalign);
   if (!P)
     return ENOMEM;
   errno = SavedErrno;

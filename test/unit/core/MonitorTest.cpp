@@ -158,7 +158,7 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
       [](void *P, bool, TextWriter &) { static_cast<Ctx *>(P)->Closed = true; },
       [](void *, const char *Pattern, char *Out, size_t OutB, TextWriter &) {
         // As an engine would: %p is the pid, a relative name made absolute.
-        std::string Name = std::string("/work/") + Pattern;
+        std::string Name = std::string("/start/") + Pattern;
         for (const char *From : {"%p", "%n"}) {
           size_t At = Name.find(From);
           if (At != std::string::npos)
@@ -209,9 +209,9 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
     ASSERT_EQ(parseMonitorCommand("xt", Cmd, W), MonitorParse::Ok);
     runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
   }
-  EXPECT_EQ(C.Path, "/work/xtmemory.kcg.42.1");
+  EXPECT_EQ(C.Path, "/start/xtmemory.kcg.42.1");
   EXPECT_EQ(Reply.Text,
-            "==42== xtree memory report: /work/xtmemory.kcg.42.1\n");
+            "==42== xtree memory report: /start/xtmemory.kcg.42.1\n");
   Reply.Text.clear();
   C.Path.clear();
   File.Text.clear();
@@ -221,9 +221,9 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
               MonitorParse::Ok);
     runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
   }
-  EXPECT_EQ(C.Path, "/work/x.kcg.42");
+  EXPECT_EQ(C.Path, "/start/x.kcg.42");
   EXPECT_TRUE(C.Closed);
-  EXPECT_EQ(Reply.Text, "==42== xtree memory report: /work/x.kcg.42\n");
+  EXPECT_EQ(Reply.Text, "==42== xtree memory report: /start/x.kcg.42\n");
   EXPECT_EQ(File.Text.rfind("# callgrind format\n", 0), 0u);
   EXPECT_NE(File.Text.find("pid: 42\n"), std::string::npos);
   File.Text.clear();
@@ -240,7 +240,7 @@ TEST(Monitor, RunReportsWhatTheHostSays) {
     TextWriter W(Reply.get());
     runMonitorCommand(Cmd, R.Prof, RunInfo{nullptr, 0}, Host, W);
   }
-  EXPECT_EQ(Reply.Text, "cannot\n==42== xtree memory report: /work/x.ms\n");
+  EXPECT_EQ(Reply.Text, "cannot\n==42== xtree memory report: /start/x.ms\n");
 }
 
 } // namespace
