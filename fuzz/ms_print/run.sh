@@ -16,10 +16,10 @@ mkdir -p "$work/obj" "$work/corpus" "$work/artifacts"
 
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-       -I"$root/ms_print" -I"$root/include")
+       -I"$root/include")
+for dir in io perl report model; do flags+=(-I"$root/ms_print/$dir"); done
 objs=()
-for src in "$root"/ms_print/*.cpp; do
-  [ "$(basename "$src")" = main.cpp ] && continue
+for src in "$root"/ms_print/{io,perl,report,model}/*.cpp; do
   obj="$work/obj/$(basename "$src" .cpp).o"
   "$cxx" "${flags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")

@@ -14,7 +14,11 @@ after the details of the first mismatches, and exits 1 if any differ.
 Each run gets an empty TMPDIR: Valgrind's ms_print leaves its temporary
 file there when it dies; ours must leave nothing, which is checked too.
 With --arguments, a fixed list of command lines around the first file
-(option errors, missing and unreadable inputs) is compared instead.
+(option errors, missing and unreadable inputs) is compared instead. The
+usage text is ours by design (it describes this project and its views), so
+the script's usage text in the reference output is replaced by ours before
+comparing; --help and --version, which ours answers itself, are tested in
+options.test instead.
 """
 import argparse
 import concurrent.futures
@@ -50,8 +54,7 @@ def argument_cases(sample, scratch):
     open(empty, "wb").close()
     f = sample
     return [
-        [], ["-h"], ["--help"], ["-help"], ["--version"], ["--version", f],
-        [f, "--version"], ["--version\n", f], ["--versions", f],
+        [], ["-help"], ["--version\n", f], ["--versions", f],
         ["--x=3", f], ["--x=1001", f], ["--x=4", f], ["--x=0004", f],
         ["--y=3", f], ["--y=1000", f], ["--x=abc", f], ["--x=", f],
         ["--x=-5", f], ["--x=72\n", f], ["--x=72\n\n", f], ["--x", "72", f],
@@ -68,7 +71,6 @@ def argument_cases(sample, scratch):
         ["--threshold=0", "--threshold=50", f],
         # Numbers that overflow strtod leave errno at ERANGE (34).
         ["--x=" + "9" * 400, f], ["--threshold=0." + "0" * 400 + "1", f],
-        ["--threshold=0." + "0" * 400 + "1", "--version"],
     ]
 
 
@@ -93,6 +95,15 @@ def first_difference(a, b):
     return "lengths %d vs %d" % (len(a), len(b))
 
 
+def usage_texts(ours, ref):
+    """(the script's usage text, ours): what `-h` prints."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return run(ref, ["-h"], tmp)[2], run(ours, ["-h"], tmp)[1]
+
+
+USAGE = (b"", b"")
+
+
 def compare(job):
     ours, ref, args, scratch = job
     work = tempfile.mkdtemp(dir=scratch)
@@ -100,6 +111,9 @@ def compare(job):
     os.mkdir(ref_tmp)
     os.mkdir(our_tmp)
     expected = run(ref, args, ref_tmp)
+    if USAGE[0]:
+        expected = (expected[0], expected[1].replace(*USAGE),
+                    expected[2].replace(*USAGE))
     actual = run(ours, args, our_tmp)
     problems = []
     for what, e, a in (("exit status", expected[0], actual[0]),
@@ -151,6 +165,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="msprint-diff-")
     files = collect(args.paths)
     if args.arguments:
+        global USAGE
+        USAGE = usage_texts(args.ours, args.ref)
         cases = argument_cases(files[0], scratch)
         label = "ms_print arguments differential"
     else:

@@ -69,18 +69,33 @@ const std::string &usageText() {
   static const std::string Usage =
       "usage: ms_print [options] massif-out-file\n"
       "\n"
-      "  options for the user, with defaults in [ ], are:\n"
-      "    -h --help             show this message\n"
-      "    --version             show version\n"
+      "  Prints the report of a Massif profile, byte for byte as Valgrind "
+      "3.19's\n"
+      "  ms_print does, or one of its views.\n"
+      "\n"
+      "  report options, with defaults in [ ]:\n"
       "    --threshold=<m.n>     significance threshold, in percent [1]\n"
       "    --x=<4..1000>         graph width, in columns [72]\n"
       "    --y=<4..1000>         graph height, in rows [20]\n"
       "\n"
-      "  ms_print is Copyright (C) 2007-2017 Nicholas Nethercote.\n"
-      "  and licensed under the GNU General Public License, version 2.\n"
-      "  Bug reports, feedback, admiration, abuse, etc, to: "
-      "njn@valgrind.org.\n" +
-      std::string(48, ' ') + "\n";
+      "  views and exports:\n"
+      "    --html                one self-contained HTML page: the graph, "
+      "every\n"
+      "                          tree, a flame graph of the peak\n"
+      "    --format=<fmt>        text (the report), json, collapsed, pprof "
+      "or html [text]\n"
+      "    --snapshot=<which>    for collapsed and pprof: peak, last, all "
+      "or a\n"
+      "                          snapshot number [peak]\n"
+      "    -o <file>, --output=<file>\n"
+      "                          write to <file> instead of standard "
+      "output\n"
+      "\n"
+      "  other options:\n"
+      "    -h --help             show this message\n"
+      "    --version             show version\n"
+      "\n"
+      "  ms_print is part of massif-native, under the MIT licence.\n";
   return Usage;
 }
 
@@ -103,6 +118,8 @@ Options parseOptions(const std::vector<std::string> &Args,
     }
     std::string Value;
     if (Arg == "--version" || Arg == "--version\n") {
+      // The script's answer; bin/ms_print answers --version itself
+      // (views/Cli.cpp), so this is reached only through runMsPrint().
       Diag.die(std::string("ms_print-") + ReferenceVersion + "\n", 0);
     } else if (matchValueOption(Arg, "--threshold=", /*AllowDot=*/true,
                                 /*AllowPercent=*/true, Value)) {

@@ -1,0 +1,289 @@
+//===- Cli.cpp - ms_print's own options: help, version and the views ------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// The report keeps the script's command line to the byte (report/
+// Options.cpp); the options here are ms_print's additions. --help and
+// --version describe this project; any of --html, --format=, --snapshot=,
+// -o or --output= selects the view path, which takes the report's options
+// too when the format is text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Views.h"
+
+#include "Options.h"
+#include "Report.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <string_view>
+#include <unistd.h>
+
+namespace msprint::views {
+
+Sink::~Sink() = default;
+
+namespace {
+
+/// A buffered sink over a file descriptor; remembers the first error.
+class FdSink final : public Sink {
+public:
+  explicit FdSink(int Fd) : Fd(Fd) { Buffer.reserve(Capacity); }
+  ~FdSink() override { flush(); }
+
+  void write(const char *Data, size_t Size) override {
+    if (Buffer.size() + Size > Capacity)
+      flush();
+    if (Size >= Capacity)
+      writeAll(Data, Size);
+    else
+      Buffer.append(Data, Size);
+  }
+  using Sink::write;
+
+  /// Writes what is buffered; returns 0 or the errno of the first failure.
+  int flush() {
+    writeAll(Buffer.data(), Buffer.size());
+    Buffer.clear();
+    return Error;
+  }
+
+private:
+  static constexpr size_t Capacity = 1 << 16;
+
+  void writeAll(const char *Data, size_t Size) {
+    while (Size && !Error) {
+      ssize_t N = ::write(Fd, Data, Size);
+      if (N < 0) {
+        if (errno != EINTR)
+          Error = errno;
+        continue;
+      }
+      Data += N;
+      Size -= size_t(N);
+    }
+  }
+
+  int Fd;
+  int Error = 0;
+  std::string Buffer;
+};
+
+enum class Format { Text, Json, Collapsed, Pprof, Html };
+
+struct ViewOptions {
+  Format Fmt = Format::Text;
+  bool FormatGiven = false;
+  std::string Snapshot = "peak";
+  bool SnapshotGiven = false;
+  std::string Output;
+  std::string Input;
+  /// The report's own options (for --format=text).
+  std::vector<std::string> ReportArgs;
+};
+
+int usageError(const std::string &Message) {
+  std::fprintf(stderr, "ms_print: %s\nTry 'ms_print --help' for more.\n",
+               Message.c_str());
+  return 1;
+}
+
+bool startsWith(std::string_view S, std::string_view P) {
+  return S.substr(0, P.size()) == P;
+}
+
+bool isViewOption(std::string_view A) {
+  return A == "--html" || A == "-o" || startsWith(A, "--format=") ||
+         startsWith(A, "--snapshot=") || startsWith(A, "--output=");
+}
+
+/// Parses the view command line; returns 0 or an exit status.
+int parseViewOptions(const std::vector<std::string> &Args, ViewOptions &O) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string_view A = Args[I];
+    auto setFormat = [&](Format F) {
+      if (O.FormatGiven && O.Fmt != F)
+        return false;
+      O.Fmt = F;
+      O.FormatGiven = true;
+      return true;
+    };
+    if (A == "--html") {
+      if (!setFormat(Format::Html))
+        return usageError("--html and --format= choose different views");
+    } else if (startsWith(A, "--format=")) {
+      std::string_view V = A.substr(9);
+      Format F;
+      if (V == "text")
+        F = Format::Text;
+      else if (V == "json")
+        F = Format::Json;
+      else if (V == "collapsed")
+        F = Format::Collapsed;
+      else if (V == "pprof")
+        F = Format::Pprof;
+      else if (V == "html")
+        F = Format::Html;
+      else
+        return usageError("unknown format '" + std::string(V) +
+                          "'; expected text, json, collapsed, pprof or html");
+      if (!setFormat(F))
+        return usageError("--html and --format= choose different views");
+    } else if (startsWith(A, "--snapshot=")) {
+      O.Snapshot = std::string(A.substr(11));
+      O.SnapshotGiven = true;
+      if (O.Snapshot.empty())
+        return usageError("--snapshot= needs peak, last, all or a number");
+    } else if (A == "-o") {
+      if (I + 1 == Args.size())
+        return usageError("-o needs a file name");
+      O.Output = Args[++I];
+    } else if (startsWith(A, "--output=")) {
+      O.Output = std::string(A.substr(9));
+      if (O.Output.empty())
+        return usageError("--output= needs a file name");
+    } else if (startsWith(A, "--threshold=") || startsWith(A, "--x=") ||
+               startsWith(A, "--y=")) {
+      O.ReportArgs.push_back(std::string(A));
+    } else if (!A.empty() && A[0] == '-' && A != "-") {
+      return usageError("unknown option '" + std::string(A) + "'");
+    } else if (O.Input.empty()) {
+      O.Input = std::string(A);
+    } else {
+      return usageError("more than one input file ('" + O.Input + "', '" +
+                        std::string(A) + "')");
+    }
+  }
+  if (O.Input.empty())
+    return usageError("no massif.out file given");
+  if (O.Fmt != Format::Text && !O.ReportArgs.empty())
+    return usageError("'" + O.ReportArgs.front() +
+                      "' applies to the text report only");
+  if (O.SnapshotGiven && O.Fmt != Format::Collapsed &&
+      O.Fmt != Format::Pprof)
+    return usageError("--snapshot= applies to --format=collapsed and "
+                      "--format=pprof only");
+  return 0;
+}
+
+/// Resolves --snapshot= against the profile; 0 or an exit status.
+int chooseSnapshots(const model::Profile &P, const std::string &Which,
+                    SnapshotChoice &C) {
+  if (Which == "all") {
+    C.All = true;
+    for (size_t I = 0; I < P.Snapshots.size(); ++I)
+      C.Indexes.push_back(I);
+    return 0;
+  }
+  size_t I = P.findSnapshot(Which);
+  if (I == SIZE_MAX) {
+    if (Which == "peak" || Which == "last")
+      std::fprintf(stderr, "ms_print: the profile has no snapshots\n");
+    else
+      std::fprintf(stderr,
+                   "ms_print: no snapshot '%s' in the profile; "
+                   "--snapshot= takes peak, last, all or a snapshot "
+                   "number\n",
+                   Which.c_str());
+    return 1;
+  }
+  C.Indexes.push_back(I);
+  return 0;
+}
+
+int runView(const ViewOptions &O) {
+  int Fd = 1;
+  if (!O.Output.empty()) {
+    Fd = ::open(O.Output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                0666);
+    if (Fd < 0) {
+      std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
+                   O.Output.c_str(), std::strerror(errno));
+      return 1;
+    }
+  }
+  int Status = 0;
+  if (O.Fmt == Format::Text) {
+    std::vector<std::string> Args = O.ReportArgs;
+    Args.push_back(O.Input);
+    Status = runMsPrint(Args, Fd);
+  } else {
+    model::Profile P;
+    std::string Error;
+    if (!model::loadProfile(O.Input, P, Error)) {
+      std::fprintf(stderr, "ms_print: %s\n", Error.c_str());
+      Status = 1;
+    } else {
+      SnapshotChoice Which;
+      if (O.Fmt == Format::Collapsed || O.Fmt == Format::Pprof)
+        Status = chooseSnapshots(P, O.Snapshot, Which);
+      if (Status == 0) {
+        FdSink Out(Fd);
+        switch (O.Fmt) {
+        case Format::Json:
+          writeJson(P, Out);
+          break;
+        case Format::Html:
+          writeHtml(P, Out);
+          break;
+        case Format::Collapsed:
+          writeCollapsed(P, Which, Out);
+          break;
+        case Format::Pprof:
+          writePprof(P, Which, Out);
+          break;
+        case Format::Text:
+          break;
+        }
+        if (int E = Out.flush()) {
+          std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
+                       O.Output.empty() ? "standard output"
+                                        : O.Output.c_str(),
+                       std::strerror(E));
+          Status = 1;
+        }
+      }
+    }
+  }
+  if (Fd != 1 && ::close(Fd) != 0 && Status == 0) {
+    std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
+                 O.Output.c_str(), std::strerror(errno));
+    Status = 1;
+  }
+  return Status;
+}
+
+} // namespace
+
+bool runViewCommand(const std::vector<std::string> &Args, int &Status) {
+  bool View = false;
+  for (const std::string &A : Args) {
+    if (A == "--help" || A == "-h") {
+      std::fputs(usageText().c_str(), stdout);
+      Status = std::fflush(stdout) == 0 ? 0 : 1;
+      return true;
+    }
+    if (A == "--version") {
+      std::printf("ms_print (massif-native) %s\n"
+                  "Its report is that of Valgrind %s's ms_print, byte for "
+                  "byte.\n"
+                  "massif-native is free software under the MIT licence.\n",
+                  MASSIF_NATIVE_VERSION, ReferenceVersion);
+      Status = std::fflush(stdout) == 0 ? 0 : 1;
+      return true;
+    }
+    View |= isViewOption(A);
+  }
+  if (!View)
+    return false;
+  ViewOptions O;
+  Status = parseViewOptions(Args, O);
+  if (Status == 0)
+    Status = runView(O);
+  return true;
+}
+
+} // namespace msprint::views

@@ -1,0 +1,75 @@
+//===- Views.h - The views and exports of a massif.out file ---------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// ms_print's own options (not the script's) select a view instead of the
+// report:
+//
+//   --html                 one self-contained HTML page (Html.cpp)
+//   --format=json          every snapshot and tree, schema in
+//                          docs/schema/massif-profile.schema.json (Json.cpp)
+//   --format=collapsed     "frame;frame;frame bytes" lines for flamegraph.pl,
+//                          inferno and speedscope (Collapsed.cpp)
+//   --format=pprof         a pprof profile.proto (Pprof.cpp)
+//   --format=text          the report (the default)
+//   --snapshot=WHICH       peak (default), last, all, or a snapshot= number;
+//                          for collapsed and pprof
+//   -o FILE, --output=FILE where the view goes (default stdout)
+//
+// Each writer gets the loaded profile and writes bytes to Out; a writer
+// never fails on a loaded profile, except for an absent snapshot, which
+// Cli.cpp rejects before calling it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MSPRINT_VIEWS_VIEWS_H
+#define MSPRINT_VIEWS_VIEWS_H
+
+#include "Profile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace msprint::views {
+
+/// The snapshots a collapsed or pprof export covers.
+struct SnapshotChoice {
+  /// Indexes into Profile::Snapshots, in file order.
+  std::vector<size_t> Indexes;
+  /// True for --snapshot=all.
+  bool All = false;
+};
+
+/// Receives a view's bytes. Implemented over a file descriptor in Cli.cpp
+/// and over a string in the tests.
+class Sink {
+public:
+  virtual ~Sink();
+  virtual void write(const char *Data, size_t Size) = 0;
+  void write(std::string_view S) { write(S.data(), S.size()); }
+};
+
+/// The JSON export (schema version JsonSchemaVersion).
+inline constexpr int JsonSchemaVersion = 1;
+void writeJson(const model::Profile &P, Sink &Out);
+
+/// The HTML page; its data is the JSON export.
+void writeHtml(const model::Profile &P, Sink &Out);
+
+/// Collapsed stacks of the chosen snapshots, outermost frame first.
+void writeCollapsed(const model::Profile &P, const SnapshotChoice &Which,
+                    Sink &Out);
+
+/// A pprof profile (uncompressed profile.proto) of the chosen snapshots.
+void writePprof(const model::Profile &P, const SnapshotChoice &Which,
+                Sink &Out);
+
+/// ms_print's own options: true (with the exit status in Status) when
+/// Args ask for --help, --version or a view, which then ran; false when
+/// Args are for the report.
+bool runViewCommand(const std::vector<std::string> &Args, int &Status);
+
+} // namespace msprint::views
+
+#endif // MSPRINT_VIEWS_VIEWS_H
