@@ -13,6 +13,7 @@ packages=(
   googletest libgtest-dev
   valgrind
   libgd-dev libc-devtools
+  chromium fonts-dejavu-core golang-go
 )
 
 missing=()

@@ -40,6 +40,7 @@ config.substitutions += [
     ("%ms_memusage", os.path.join(bin_dir, "ms_memusage")),
     ("%vg_ms_print", config.massif_vg_ms_print or "false"),
     ("%ms_print", os.path.join(bin_dir, "ms_print")),
+    ("%ms_diff", os.path.join(bin_dir, "ms_diff")),
     ("%opt", config.massif_opt),
     ("%plugin", os.path.join(lib_dir, "massif.so")),
     ("%build_lib", lib_dir),
@@ -65,6 +66,14 @@ config.available_features.add("llvm-" + config.massif_llvm_version)
 for tool in ("memusage", "memusagestat"):
     if shutil.which(tool):
         config.available_features.add(tool)
+# The views' consumers: a headless browser for the HTML page (driven over
+# the DevTools protocol), and go tool pprof for the pprof export.
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+if shutil.which("go"):
+    config.available_features.add("go")
 if shutil.which("dpkg-deb"):
     config.available_features.add("dpkg-deb")
 # Tests that make set-user-ID programs and run them as another user.
