@@ -3,9 +3,10 @@
 // Part of massif-native, under the MIT licence.
 //
 // The one definition of the massif.out text format. The runtime's writer
-// (runtime/core/Writer.cpp) and ms_print's parser (ms_print/Parser.cpp) both
+// (runtime/core/Writer.cpp) and ms_print's readers (ms_print/report/ProfileReader.cpp,
+// ms_print/model/ProfileLoader.cpp) all
 // spell every key, separator and fixed description through these constants,
-// so the two sides cannot drift apart. Header-only and freestanding: plain
+// so they cannot drift apart. Header-only and freestanding: plain
 // character arrays, no library types, usable from runtime/core.
 //
 //   desc: --time-unit=B --massif-out-file=x.out     <- options, verbatim

@@ -6,6 +6,8 @@
 
 #include "FrameText.h"
 
+#include "massif/format.h"
+
 namespace msprint::model {
 
 namespace {
@@ -80,8 +82,7 @@ std::string FrameText::location() const {
 FrameText parseFrameText(std::string_view Text) {
   FrameText F;
   F.Function = Text;
-  if (startsWith(Text, "(heap allocation functions)") ||
-      startsWith(Text, "(page allocation syscalls)")) {
+  if (Text == massif::format::RootHeap || Text == massif::format::RootPages) {
     F.Kind = FrameKind::Root;
     return F;
   }

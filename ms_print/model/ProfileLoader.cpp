@@ -16,11 +16,15 @@
 
 #include "InputFile.h"
 
+#include "massif/format.h"
+
 #include <cerrno>
 #include <cstring>
 #include <limits>
 
 namespace msprint::model {
+
+namespace fmt = massif::format;
 
 Profile::Profile() = default;
 Profile::~Profile() = default;
@@ -117,15 +121,22 @@ private:
     return true;
   }
 
+  /// Whether the current line starts with Key; Value is the rest.
+  bool keyed(std::string_view Key, std::string_view &Value) const {
+    if (Cur.substr(0, Key.size()) != Key)
+      return false;
+    Value = Cur.substr(Key.size());
+    return true;
+  }
+
   /// Reads "Key<value>" from the next line.
   bool field(std::string_view Key, std::string_view &Value) {
     if (!next())
       return fail("the file ends where a '" + std::string(Key) +
                   "' line was expected");
-    if (Cur.substr(0, Key.size()) != Key)
+    if (!keyed(Key, Value))
       return fail("expected a '" + std::string(Key) + "' line, found '" +
                   std::string(Cur.substr(0, 60)) + "'");
-    Value = Cur.substr(Key.size());
     return true;
   }
 
@@ -158,8 +169,8 @@ bool Parser::header() {
   if (!next())
     return fail("the file is empty; expected a 'desc:' line");
   bool First = true;
-  while (Have && Cur.substr(0, 5) == "desc:") {
-    std::string_view V = Cur.substr(5);
+  std::string_view V;
+  while (Have && keyed(fmt::DescKey, V)) {
     if (!V.empty() && V.front() == ' ')
       V.remove_prefix(1);
     if (!First)
@@ -171,16 +182,19 @@ bool Parser::header() {
   if (First)
     return fail("not a massif.out file: expected a 'desc:' line, found '" +
                 std::string(Cur.substr(0, 60)) + "'");
-  if (!Have || Cur.substr(0, 4) != "cmd:")
+  std::string_view Cmd;
+  if (!Have || !keyed(fmt::CmdKey, Cmd))
     return fail("expected a 'cmd:' line");
-  std::string_view Cmd = Cur.substr(4);
   if (!Cmd.empty() && Cmd.front() == ' ')
     Cmd.remove_prefix(1);
   P.Cmd = std::string(Cmd);
   std::string_view Unit;
-  if (!field("time_unit: ", Unit))
+  if (!field(fmt::TimeUnitKey, Unit))
     return false;
-  if (Unit != "i" && Unit != "ms" && Unit != "B")
+  if (!Unit.empty() && Unit.front() == ' ')
+    Unit.remove_prefix(1);
+  if (Unit != fmt::TimeUnitInstructions && Unit != fmt::TimeUnitMilliseconds &&
+      Unit != fmt::TimeUnitBytes)
     return fail("time_unit is '" + std::string(Unit) +
                 "'; expected i, ms or B");
   P.TimeUnit = std::string(Unit);
@@ -246,21 +260,21 @@ bool Parser::tree(Snapshot &S) {
 bool Parser::snapshot() {
   Snapshot S;
   std::string_view V;
-  if (Cur.substr(0, 9) != "snapshot=")
+  if (!keyed(fmt::SnapshotKey, V))
     return fail("expected a 'snapshot=' line, found '" +
                 std::string(Cur.substr(0, 60)) + "'");
-  if (!toNumber(Cur.substr(9), S.Number))
+  if (!toNumber(V, S.Number))
     return fail("'snapshot=' is not a whole number");
-  if (!numberField("time=", S.Time) ||
-      !numberField("mem_heap_B=", S.HeapBytes) ||
-      !numberField("mem_heap_extra_B=", S.ExtraBytes) ||
-      !numberField("mem_stacks_B=", S.StackBytes) || !field("heap_tree=", V))
+  if (!numberField(fmt::TimeKey, S.Time) ||
+      !numberField(fmt::HeapKey, S.HeapBytes) ||
+      !numberField(fmt::HeapExtraKey, S.ExtraBytes) ||
+      !numberField(fmt::StacksKey, S.StackBytes) || !field(fmt::HeapTreeKey, V))
     return false;
-  if (V == "empty")
+  if (V == fmt::TreeEmpty)
     S.Tree = TreeKind::Empty;
-  else if (V == "detailed")
+  else if (V == fmt::TreeDetailed)
     S.Tree = TreeKind::Detailed;
-  else if (V == "peak")
+  else if (V == fmt::TreePeak)
     S.Tree = TreeKind::Peak;
   else
     return fail("heap_tree is '" + std::string(V) +
