@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes docs/OPTIONS.md from runtime/core/Options.def, the one table of
+"""Writes docs/OPTIONS.md from runtime/core/control/Options.def, the one table of
 options, and msrun's own few. Run with --check to fail when the checked-in
 page is stale."""
 import os
@@ -7,7 +7,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEF = os.path.join(ROOT, "runtime", "core", "Options.def")
+DEF = os.path.join(ROOT, "runtime", "core", "control", "Options.def")
 DOC = os.path.join(ROOT, "docs", "OPTIONS.md")
 
 KINDS = ("BOOL|CORE_BOOL|INT|DOUBLE|ENUM|STRING|LIST|CORE_COUNT|CORE_INT|"
@@ -64,7 +64,7 @@ def render():
     refused = {a[0]: a[1] for k, a in table if k == "NATIVE_REFUSED"}
     notes = {a[0]: a[1] for k, a in table if k == "NATIVE_NOTE"}
     out = ["# Options", "",
-           "Generated from `runtime/core/Options.def` by `scripts/gen-options-doc.py`;",
+           "Generated from `runtime/core/control/Options.def` by `scripts/gen-options-doc.py`;",
            "do not edit by hand. Every option has Valgrind's spelling, default and",
            "range: Massif's own, and the options of Valgrind's core that a Massif",
            "user passes. Give them on the `msrun` command line, as after",

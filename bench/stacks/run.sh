@@ -18,7 +18,8 @@ trap 'rm -rf "$work"' EXIT
 # call (folders of runtime/native), and what every part sees
 # (runtime/native/CMakeLists.txt).
 rt=$root/runtime/native
-inc=(-I"$root/runtime/support" -I"$root/runtime/core" -I"$root/include")
+inc=(-I"$root/runtime/support" -I"$root/include")
+for part in base heap tree profile output control; do inc+=(-I"$root/runtime/core/$part"); done
 # symbolize links the symbolizer's objects (CMake's object library
 # massif_symbolizer_base; massif_support's come with the runtime), and
 # elfutils, which they use.

@@ -3,7 +3,7 @@
 // Part of massif-native, under the MIT licence.
 //
 // The one definition of the massif.out text format. The runtime's writer
-// (runtime/core/Writer.cpp) and ms_print's readers (ms_print/report/ProfileReader.cpp,
+// (runtime/core/output/Writer.cpp) and ms_print's readers (ms_print/report/ProfileReader.cpp,
 // ms_print/model/ProfileLoader.cpp) all
 // spell every key, separator and fixed description through these constants,
 // so they cannot drift apart. Header-only and freestanding: plain

@@ -3,7 +3,7 @@
 // Part of massif-native, under the MIT licence.
 //
 // How ms_control asks a running mscc-built program for a monitor command
-// (runtime/core/Monitor.h), shared by the runtime (lifecycle/Control.cpp)
+// (runtime/core/control/Monitor.h), shared by the runtime (lifecycle/Control.cpp)
 // and ms_control (ms_control/). No signal is involved:
 //
 //  - Each user has one directory, /tmp/massif-native-<uid>, mode 0700,

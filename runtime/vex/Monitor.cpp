@@ -7,7 +7,7 @@
 // `monitor`, the client's VALGRIND_MONITOR_COMMAND) to the tool's
 // client-request handler as VG_USERREQ__GDB_MONITOR_COMMAND, after its own
 // commands. The commands run on the tool's model through the core's
-// parser and runner (runtime/core/Monitor.h), as in the native runtime;
+// parser and runner (runtime/core/control/Monitor.h), as in the native runtime;
 // the reply goes through VG_(gdb_printf) (to vgdb, or to the log when no
 // debugger is attached) and file errors through VG_(umsg), as Massif's.
 //

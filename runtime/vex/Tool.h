@@ -77,7 +77,7 @@ Sink openFileSink(Int Fd);
 bool flushFileSink();
 
 /// Massif's monitor command Line (from vgdb, gdb or the client's request,
-/// runtime/core/Monitor.h). Whether it was recognised.
+/// runtime/core/control/Monitor.h). Whether it was recognised.
 bool handleMonitorCommand(const HChar *Line);
 
 /// Registers the malloc replacement and the client request handler.

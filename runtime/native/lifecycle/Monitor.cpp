@@ -2,7 +2,7 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// A monitor command (runtime/core/Monitor.h) runs on a thread of the
+// A monitor command (runtime/core/control/Monitor.h) runs on a thread of the
 // program at a safe point: outside the runtime, holding nothing, with the
 // model whole. Two things bring one here: the program's own request
 // (massif_monitor_command, lowered by the pass to __massif_client_request),

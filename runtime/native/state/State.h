@@ -199,7 +199,7 @@ MASSIF_ALWAYS_INLINE ThreadState *beginEvent() {
   return &T;
 }
 
-/// Runs the monitor command Line (runtime/core/Monitor.h) now, on the
+/// Runs the monitor command Line (runtime/core/control/Monitor.h) now, on the
 /// calling thread, which must be outside the runtime (lifecycle/Monitor.cpp);
 /// the reply goes to ReplyTo. Returns a control::ReplyStatus
 /// (support/ControlChannel.h): 0 done, 1 not recognised (or no model is
