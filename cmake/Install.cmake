@@ -1,8 +1,9 @@
 # The install tree and the Debian package.
 #
-#   bin/                      mscc, mscxx, msrun, ms_memusage, ms_print (the Debian
-#                             package: lib/massif-native/ms_print, offered
-#                             as the ms_print alternative)
+#   bin/                      mscc, mscxx, msrun, ms_memusage, ms_control,
+#                             ms_diff, ms_print (the Debian package:
+#                             lib/massif-native/ms_print, offered as the
+#                             ms_print alternative)
 #   lib/massif-native/        the pass plugins and the runtime archives
 #                             (the symbolizer is inside libmassif_rt.a)
 #   lib/massif-native/valgrind/  msrun --engine=vex: the tool, its launcher
@@ -27,6 +28,7 @@ install(TARGETS msrun RUNTIME DESTINATION bin)
 # ../lib/massif-native/libmsmemusage.so).
 install(TARGETS ms_memusage RUNTIME DESTINATION bin)
 install(TARGETS ms_control RUNTIME DESTINATION bin)
+install(TARGETS ms_diff RUNTIME DESTINATION bin)
 install(TARGETS msmemusage LIBRARY DESTINATION ${MASSIF_INSTALL_LIBDIR})
 install(TARGETS ms_memusage_graph RUNTIME DESTINATION ${MASSIF_INSTALL_LIBDIR})
 # ms_print: bin/ms_print in an install prefix. Valgrind's package owns
@@ -67,7 +69,7 @@ install(FILES include/massif/abi.h include/massif/format.h
         DESTINATION include/massif)
 install(FILES docs/man/mscc.1 docs/man/mscxx.1 docs/man/msrun.1
               docs/man/ms_print.1 docs/man/ms_memusage.1
-              docs/man/ms_control.1
+              docs/man/ms_control.1 docs/man/ms_diff.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 file(GLOB MASSIF_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES README.md ${MASSIF_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})

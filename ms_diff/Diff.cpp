@@ -1,0 +1,221 @@
+//===- Diff.cpp - The comparison of two massif.out files ------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// Each side's bytes by location are gathered into a map from the key to
+// the bytes (and a site's frames), then the two maps are merged into rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Diff.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace msdiff {
+
+using namespace msprint::model;
+
+namespace {
+
+constexpr const char *BelowThreshold = "(below threshold)";
+constexpr const char *InlinedInto = " inlined into ";
+
+struct Bytes {
+  uint64_t Value = 0;
+  std::vector<std::string> Frames;
+};
+
+using ByLocation = std::map<std::string, Bytes>;
+
+/// True when node I has exactly one child.
+bool hasOneChild(const Snapshot &S, uint32_t I) {
+  return I + 1 < S.Nodes[I].End && S.Nodes[I + 1].End == S.Nodes[I].End;
+}
+
+/// Adds the sites of S's tree: the root's children, an inlined chain
+/// (nodes with the same address, each the only child of the previous)
+/// being one site.
+void gatherSites(const Snapshot &S, ByLocation &Out) {
+  if (S.Nodes.empty())
+    return;
+  S.forEachChild(0, [&](uint32_t C) {
+    FrameText F = parseFrameText(S.Nodes[C].Text);
+    std::vector<std::string> Frames;
+    if (F.Kind == FrameKind::Insignificant) {
+      Frames.push_back(BelowThreshold);
+    } else {
+      Frames.push_back(F.location());
+      uint32_t I = C;
+      while (!F.Address.empty() && hasOneChild(S, I)) {
+        FrameText Next = parseFrameText(S.Nodes[I + 1].Text);
+        if (Next.Kind != FrameKind::Code || Next.Address != F.Address)
+          break;
+        Frames.push_back(Next.location());
+        ++I;
+      }
+    }
+    std::string Key = Frames.front();
+    for (size_t K = 1; K < Frames.size(); ++K)
+      Key += InlinedInto + Frames[K];
+    Bytes &B = Out[Key];
+    B.Value += S.Nodes[C].Bytes;
+    if (B.Frames.empty())
+      B.Frames = std::move(Frames);
+  });
+}
+
+/// "f (file.c)", "f (in obj.so)" or "f": a function without its line.
+std::string functionKey(const FrameText &F) {
+  std::string S(F.Function);
+  if (!F.File.empty()) {
+    S += " (";
+    S += F.File;
+    S += ')';
+  } else if (!F.Object.empty()) {
+    S += " (in ";
+    S += F.Object;
+    S += ')';
+  }
+  return S;
+}
+
+/// Adds each function's inclusive bytes, counted at its outermost
+/// appearance on each path.
+void gatherFunctions(const Snapshot &S, ByLocation &Out) {
+  // The open nodes (their subtree's end and key), innermost last, and how
+  // many times each key is open.
+  std::vector<std::pair<uint32_t, std::string>> Open;
+  std::unordered_map<std::string, uint32_t> OnPath;
+  for (uint32_t I = 0; I < S.Nodes.size(); ++I) {
+    while (!Open.empty() && Open.back().first <= I) {
+      --OnPath[Open.back().second];
+      Open.pop_back();
+    }
+    FrameText F = parseFrameText(S.Nodes[I].Text);
+    if (F.Kind != FrameKind::Code)
+      continue;
+    std::string Key = functionKey(F);
+    uint32_t &Count = OnPath[Key];
+    if (Count++ == 0) {
+      Bytes &B = Out[Key];
+      B.Value += S.Nodes[I].Bytes;
+      if (B.Frames.empty())
+        B.Frames.push_back(Key);
+    }
+    Open.emplace_back(S.Nodes[I].End, std::move(Key));
+  }
+}
+
+Side sideAt(const Profile &P, size_t Index, size_t TreeIndex) {
+  Side Out;
+  const Snapshot &S = P.Snapshots[Index];
+  Out.Snapshot = S.Number;
+  Out.MarkedPeak = S.Tree == TreeKind::Peak;
+  Out.T = {S.HeapBytes, S.ExtraBytes, S.StackBytes};
+  if (TreeIndex != SIZE_MAX && P.Snapshots[TreeIndex].detailed()) {
+    Out.HasTree = true;
+    Out.TreeSnapshot = P.Snapshots[TreeIndex].Number;
+  }
+  return Out;
+}
+
+/// Sort order of the kinds of change.
+int rank(Change C) { return int(C); }
+
+Moment compareAt(std::string Name, const Profile &A, size_t AIndex,
+                 size_t ATree, const Profile &B, size_t BIndex, size_t BTree,
+                 GroupBy By) {
+  Moment M;
+  M.Name = std::move(Name);
+  M.A = sideAt(A, AIndex, ATree);
+  M.B = sideAt(B, BIndex, BTree);
+  M.HaveRows = M.A.HasTree && M.B.HasTree;
+  if (!M.HaveRows)
+    return M;
+  ByLocation InA, InB;
+  auto gather = By == GroupBy::Site ? gatherSites : gatherFunctions;
+  gather(A.Snapshots[ATree], InA);
+  gather(B.Snapshots[BTree], InB);
+  for (auto &[Key, V] : InA) {
+    Row R;
+    R.Location = Key;
+    R.Frames = std::move(V.Frames);
+    R.A = V.Value;
+    auto It = InB.find(Key);
+    if (It == InB.end()) {
+      R.Kind = Change::Gone;
+    } else {
+      R.B = It->second.Value;
+      R.Kind = R.B > R.A   ? Change::Grew
+               : R.B < R.A ? Change::Shrank
+                           : Change::Same;
+      InB.erase(It);
+    }
+    M.Rows.push_back(std::move(R));
+  }
+  for (auto &[Key, V] : InB) {
+    Row R;
+    R.Kind = Change::New;
+    R.Location = Key;
+    R.Frames = std::move(V.Frames);
+    R.B = V.Value;
+    M.Rows.push_back(std::move(R));
+  }
+  // Within a kind: the largest change first (for same, the largest size).
+  auto weight = [](const Row &R) -> uint64_t {
+    if (R.Kind == Change::Same)
+      return R.A;
+    return R.B > R.A ? R.B - R.A : R.A - R.B;
+  };
+  std::sort(M.Rows.begin(), M.Rows.end(), [&](const Row &X, const Row &Y) {
+    if (X.Kind != Y.Kind)
+      return rank(X.Kind) < rank(Y.Kind);
+    if (weight(X) != weight(Y))
+      return weight(X) > weight(Y);
+    return X.Location < Y.Location;
+  });
+  return M;
+}
+
+} // namespace
+
+const char *changeName(Change C) {
+  switch (C) {
+  case Change::Grew:
+    return "grew";
+  case Change::Shrank:
+    return "shrank";
+  case Change::New:
+    return "new";
+  case Change::Gone:
+    return "gone";
+  case Change::Same:
+    break;
+  }
+  return "same";
+}
+
+bool deltaPercent(uint64_t A, uint64_t B, double &Percent) {
+  if (A == 0) {
+    Percent = 0;
+    return B == 0;
+  }
+  Percent = B >= A ? double(B - A) * 100.0 / double(A)
+                   : -(double(A - B) * 100.0 / double(A));
+  return true;
+}
+
+Comparison compare(const Profile &A, const Profile &B, GroupBy By) {
+  Comparison C;
+  C.By = By;
+  size_t APeak = A.peakIndex(), BPeak = B.peakIndex();
+  C.Moments.push_back(compareAt("peak", A, APeak, APeak, B, BPeak, BPeak, By));
+  C.Moments.push_back(
+      compareAt("end", A, A.Snapshots.size() - 1, A.lastDetailedIndex(), B,
+                B.Snapshots.size() - 1, B.lastDetailedIndex(), By));
+  return C;
+}
+
+} // namespace msdiff

@@ -1,0 +1,116 @@
+//===- Diff.h - The comparison of two massif.out files --------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// A is the base (before), B the new run. They are compared at two moments:
+//
+//   peak  the snapshot Massif marked heap_tree=peak (Profile::peakIndex():
+//         the first largest total when none is marked);
+//   end   the last snapshot; its locations come from the last detailed
+//         snapshot, which may be an earlier one.
+//
+// At each moment the totals (heap, extra-heap, stacks, their sum) are
+// compared, and the bytes by location, when both sides have a tree there:
+//
+//   by site      each code node directly under the root (the caller of
+//                malloc/new, or of mmap/brk with --pages-as-heap), keyed by
+//                its text without the address, so that two builds of a
+//                program match. An inlined call is a chain of nodes with the
+//                same address, innermost first; the chain is one site, keyed
+//                by all its frames. Nodes below the threshold are one site,
+//                "(below threshold)".
+//   by function  inclusive bytes per function (its name and its file or
+//                object, without the line), counted once per path: a
+//                function deeper on a path where it already appears (a
+//                recursion) adds nothing. Nodes below the threshold are
+//                left out.
+//
+// Every location either side knows gets a row: grew, shrank, new (only in
+// B), gone (only in A) or same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MSDIFF_DIFF_H
+#define MSDIFF_DIFF_H
+
+#include "Profile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace msdiff {
+
+/// What the bytes are grouped by.
+enum class GroupBy { Site, Function };
+
+/// How a location's bytes changed from A to B.
+enum class Change { Grew, Shrank, New, Gone, Same };
+
+/// The bytes of one snapshot.
+struct Totals {
+  uint64_t Heap = 0;
+  uint64_t Extra = 0;
+  uint64_t Stacks = 0;
+  uint64_t total() const { return Heap + Extra + Stacks; }
+};
+
+/// One location at one moment.
+struct Row {
+  Change Kind = Change::Same;
+  /// The key: a site's frames joined by " inlined into ", or a function.
+  std::string Location;
+  /// A site's frames, innermost first (one unless inlined); a function's
+  /// name alone.
+  std::vector<std::string> Frames;
+  uint64_t A = 0;
+  uint64_t B = 0;
+  int64_t delta() const { return int64_t(B - A); }
+};
+
+/// One profile's snapshots at a moment.
+struct Side {
+  /// The snapshot= number of the totals.
+  uint64_t Snapshot = 0;
+  /// True when that snapshot is the one Massif marked heap_tree=peak.
+  bool MarkedPeak = false;
+  /// The snapshot= number the locations come from; valid when HasTree.
+  uint64_t TreeSnapshot = 0;
+  bool HasTree = false;
+  Totals T;
+};
+
+/// The comparison at one moment.
+struct Moment {
+  /// "peak" or "end".
+  std::string Name;
+  Side A;
+  Side B;
+  /// False when either side has no tree there; Rows is then empty.
+  bool HaveRows = false;
+  /// Grew (largest growth first), shrank (largest fall first), new
+  /// (largest first), gone (largest first), same (largest first); ties in
+  /// location order.
+  std::vector<Row> Rows;
+};
+
+/// The whole comparison. Both profiles must have snapshots.
+struct Comparison {
+  GroupBy By = GroupBy::Site;
+  /// Peak, then end.
+  std::vector<Moment> Moments;
+};
+
+Comparison compare(const msprint::model::Profile &A,
+                   const msprint::model::Profile &B, GroupBy By);
+
+/// "grew", "shrank", "new", "gone", "same".
+const char *changeName(Change C);
+
+/// Delta as a percentage of A: false when A is 0 and B is not (no
+/// percentage); 0 when both are 0.
+bool deltaPercent(uint64_t A, uint64_t B, double &Percent);
+
+} // namespace msdiff
+
+#endif // MSDIFF_DIFF_H
