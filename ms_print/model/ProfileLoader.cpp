@@ -155,8 +155,10 @@ private:
 };
 
 bool Parser::header() {
-  if (!next())
+  if (!next()) {
+    LineNo = LineNo ? LineNo : 1; // An empty file still has a line 1.
     return fail("the file is empty; expected a 'desc:' line");
+  }
   bool First = true;
   while (Have && Cur.substr(0, 5) == "desc:") {
     std::string_view V = Cur.substr(5);
