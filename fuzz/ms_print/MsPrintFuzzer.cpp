@@ -8,15 +8,21 @@
 // too. The input reaches ms_print through a memfd named "&<fd>", which
 // its Perl-style open reads as a file descriptor. Errors that end the
 // real program (Perl's die) throw back here instead; output is discarded.
-// Any crash, sanitizer report, hang or leak is a bug.
+// The same bytes then go through the strict model (model::parseProfile)
+// and, when it accepts them, the JSON export, into a sink that keeps only
+// the nesting of the JSON's brackets and stops the run if they do not
+// balance. Any crash, sanitizer report, hang or leak is a bug.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "Profile.h"
 #include "Report.h"
+#include "Views.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -62,6 +68,59 @@ std::vector<std::string> optionsFor(uint8_t Selector) {
   return Args;
 }
 
+/// Discards the export but follows its strings and brackets: the JSON is
+/// malformed if a bracket closes what was not open or one is left open.
+class BracketSink final : public msprint::views::Sink {
+public:
+  void write(const char *Data, size_t Size) override {
+    for (size_t I = 0; I < Size; ++I) {
+      char C = Data[I];
+      if (InString) {
+        if (Escaped)
+          Escaped = false;
+        else if (C == '\\')
+          Escaped = true;
+        else if (C == '"')
+          InString = false;
+        else if (static_cast<unsigned char>(C) < 0x20)
+          std::abort(); // A raw control character inside a string.
+        continue;
+      }
+      if (C == '"') {
+        InString = true;
+      } else if (C == '{' || C == '[') {
+        Open.push_back(C);
+      } else if (C == '}' || C == ']') {
+        if (Open.empty() || Open.back() != (C == '}' ? '{' : '['))
+          std::abort();
+        Open.pop_back();
+      }
+    }
+  }
+  using Sink::write;
+  bool balanced() const { return Open.empty() && !InString; }
+
+private:
+  std::string Open;
+  bool InString = false;
+  bool Escaped = false;
+};
+
+void exportJson(const uint8_t *Data, size_t Size) {
+  msprint::model::Profile P;
+  std::string Error;
+  if (!msprint::model::parseProfile(
+          std::string_view(reinterpret_cast<const char *>(Data), Size),
+          "fuzz.out", P, Error))
+    return;
+  P.findSnapshot("last");
+  P.lastDetailedIndex();
+  BracketSink Out;
+  msprint::views::writeJson(P, Out);
+  if (!Out.balanced())
+    std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -78,5 +137,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     msprint::runMsPrint(Args, /*StdoutFd=*/-1);
   } catch (const Died &) {
   }
+  exportJson(Data + 1, Size - 1);
   return 0;
 }

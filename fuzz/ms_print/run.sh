@@ -17,9 +17,10 @@ mkdir -p "$work/obj" "$work/corpus" "$work/artifacts"
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer
        -I"$root/include")
-for dir in io perl report model; do flags+=(-I"$root/ms_print/$dir"); done
+for dir in io perl report model views; do flags+=(-I"$root/ms_print/$dir"); done
 objs=()
-for src in "$root"/ms_print/{io,perl,report,model}/*.cpp; do
+for src in "$root"/ms_print/{io,perl,report,model}/*.cpp \
+           "$root"/ms_print/views/{Json,JsonText}.cpp; do
   obj="$work/obj/$(basename "$src" .cpp).o"
   "$cxx" "${flags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")

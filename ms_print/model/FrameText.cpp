@@ -46,6 +46,8 @@ void splitLocation(std::string_view Rest, FrameText &F) {
       return;
     Line = Line * 10 + uint64_t(C - '0');
   }
+  if (Line > UINT32_MAX)
+    return;
   F.File = Group.substr(0, Colon);
   F.Line = uint32_t(Line);
   F.Function = Rest.substr(0, Open);

@@ -166,8 +166,10 @@ private:
 };
 
 bool Parser::header() {
-  if (!next())
+  if (!next()) {
+    LineNo = LineNo ? LineNo : 1; // An empty file still has a line 1.
     return fail("the file is empty; expected a 'desc:' line");
+  }
   bool First = true;
   std::string_view V;
   while (Have && keyed(fmt::DescKey, V)) {

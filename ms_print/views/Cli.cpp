@@ -24,8 +24,6 @@
 
 namespace msprint::views {
 
-Sink::~Sink() = default;
-
 namespace {
 
 /// A buffered sink over a file descriptor; remembers the first error.

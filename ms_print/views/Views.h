@@ -45,7 +45,7 @@ struct SnapshotChoice {
 /// and over a string in the tests.
 class Sink {
 public:
-  virtual ~Sink();
+  virtual ~Sink() = default;
   virtual void write(const char *Data, size_t Size) = 0;
   void write(std::string_view S) { write(S.data(), S.size()); }
 };
