@@ -82,7 +82,12 @@ int InputFile::open(const std::string &Arg) {
       return -Fd;
     return load(Fd, false);
   }
-  std::string Path(Name);
+  return openPath(std::string(Name));
+}
+
+int InputFile::openPath(const std::string &Path) {
+  if (Path == "-")
+    return load(0, false);
   int Fd;
   do {
     Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -35,6 +35,8 @@ public:
   /// Opens Arg as Perl's open(FH, "< $Arg") would. Returns 0 on success,
   /// else the errno of the failure.
   int open(const std::string &Arg);
+  /// Opens the file at Path as named (no Perl rules), or stdin for "-".
+  int openPath(const std::string &Path);
 
   const char *begin() const { return Data; }
   const char *end() const { return Data + Size; }

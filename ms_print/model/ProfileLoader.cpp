@@ -307,7 +307,7 @@ bool parseProfile(std::string_view Text, std::string_view Name, Profile &P,
 
 bool loadProfile(const std::string &Path, Profile &P, std::string &Error) {
   auto File = std::make_unique<InputFile>();
-  if (int E = File->open(Path)) {
+  if (int E = File->openPath(Path)) {
     Error = "cannot open '" + Path + "': " + std::strerror(E);
     return false;
   }
