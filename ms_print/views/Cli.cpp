@@ -167,25 +167,61 @@ int parseViewOptions(const std::vector<std::string> &Args, ViewOptions &O) {
   return 0;
 }
 
-/// Resolves --snapshot= against the profile; 0 or an exit status.
+/// The snapshot= numbers of the snapshots with a tree, for an error; the
+/// first ten and "..." when there are more.
+std::string detailedNumbers(const model::Profile &P) {
+  std::string List;
+  size_t Shown = 0;
+  for (const model::Snapshot &S : P.Snapshots) {
+    if (!S.detailed())
+      continue;
+    if (Shown++ == 10) {
+      List += ", ...";
+      break;
+    }
+    List += (List.empty() ? "" : ", ") + std::to_string(S.Number);
+  }
+  return List;
+}
+
+/// Resolves --snapshot= against the profile; 0 or an exit status. Only
+/// snapshots with a tree have stacks: "last" is the last of those, "all"
+/// takes those only, and a number or the peak without one is refused.
 int chooseSnapshots(const model::Profile &P, const std::string &Which,
                     SnapshotChoice &C) {
+  if (P.lastDetailedIndex() == SIZE_MAX) {
+    std::fprintf(stderr,
+                 "ms_print: %s; collapsed and pprof need a snapshot with a "
+                 "tree (heap_tree=detailed or peak)\n",
+                 P.Snapshots.empty() ? "the profile has no snapshots"
+                                     : "no snapshot in the profile has a "
+                                       "tree");
+    return 1;
+  }
   if (Which == "all") {
     C.All = true;
     for (size_t I = 0; I < P.Snapshots.size(); ++I)
-      C.Indexes.push_back(I);
+      if (P.Snapshots[I].detailed())
+        C.Indexes.push_back(I);
     return 0;
   }
-  size_t I = P.findSnapshot(Which);
+  size_t I = Which == "last" ? P.lastDetailedIndex() : P.findSnapshot(Which);
   if (I == SIZE_MAX) {
-    if (Which == "peak" || Which == "last")
-      std::fprintf(stderr, "ms_print: the profile has no snapshots\n");
-    else
-      std::fprintf(stderr,
-                   "ms_print: no snapshot '%s' in the profile; "
-                   "--snapshot= takes peak, last, all or a snapshot "
-                   "number\n",
-                   Which.c_str());
+    std::fprintf(stderr,
+                 "ms_print: no snapshot '%s' in the profile; "
+                 "--snapshot= takes peak, last, all or a snapshot "
+                 "number\n",
+                 Which.c_str());
+    return 1;
+  }
+  if (!P.Snapshots[I].detailed()) {
+    std::fprintf(stderr,
+                 "ms_print: snapshot %llu%s has no tree (heap_tree=empty); "
+                 "--snapshot= takes peak, last (the last with a tree), all "
+                 "or one of %s\n",
+                 (unsigned long long)P.Snapshots[I].Number,
+                 Which == "peak" ? " (the peak)" : "",
+                 detailedNumbers(P).c_str());
     return 1;
   }
   C.Indexes.push_back(I);

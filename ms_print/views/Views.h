@@ -10,10 +10,12 @@
 //                          docs/schema/massif-profile.schema.json (Json.cpp)
 //   --format=collapsed     "frame;frame;frame bytes" lines for flamegraph.pl,
 //                          inferno and speedscope (Collapsed.cpp)
-//   --format=pprof         a pprof profile.proto (Pprof.cpp)
+//   --format=pprof         a gzipped pprof profile.proto (Pprof.cpp)
 //   --format=text          the report (the default)
-//   --snapshot=WHICH       peak (default), last, all, or a snapshot= number;
-//                          for collapsed and pprof
+//   --snapshot=WHICH       peak (default), last (with a tree), all (with a
+//                          tree), or a snapshot= number; for collapsed and
+//                          pprof, and a snapshot without a tree is refused
+//                          (Cli.cpp; docs/VIEWS-exports.md)
 //   -o FILE, --output=FILE where the view goes (default stdout)
 //
 // Each writer gets the loaded profile and writes bytes to Out; a writer
@@ -61,7 +63,8 @@ void writeHtml(const model::Profile &P, Sink &Out);
 void writeCollapsed(const model::Profile &P, const SnapshotChoice &Which,
                     Sink &Out);
 
-/// A pprof profile (uncompressed profile.proto) of the chosen snapshots.
+/// A pprof profile (profile.proto, gzip-compressed) of the chosen
+/// snapshots.
 void writePprof(const model::Profile &P, const SnapshotChoice &Which,
                 Sink &Out);
 
