@@ -105,6 +105,26 @@ private:
     return false;
   }
 
+  /// Up to 60 bytes of Text for an error message, with control and
+  /// non-ASCII bytes as \xNN (a binary file must not reach the terminal).
+  static std::string shown(std::string_view Text) {
+    static const char Hex[] = "0123456789abcdef";
+    std::string S;
+    for (char C : Text.substr(0, 60)) {
+      unsigned char U = static_cast<unsigned char>(C);
+      if (U >= 0x20 && U < 0x7f) {
+        S += C;
+      } else {
+        S += "\\x";
+        S += Hex[U >> 4];
+        S += Hex[U & 15];
+      }
+    }
+    if (Text.size() > 60)
+      S += "...";
+    return S;
+  }
+
   static bool toNumber(std::string_view S, uint64_t &Out) {
     if (S.empty())
       return false;
@@ -136,7 +156,7 @@ private:
                   "' line was expected");
     if (!keyed(Key, Value))
       return fail("expected a '" + std::string(Key) + "' line, found '" +
-                  std::string(Cur.substr(0, 60)) + "'");
+                  shown(Cur) + "'");
     return true;
   }
 
@@ -146,7 +166,7 @@ private:
       return false;
     if (!toNumber(V, Out))
       return fail("'" + std::string(Key) + "' is not a whole number: '" +
-                  std::string(V.substr(0, 40)) + "'");
+                  shown(V) + "'");
     return true;
   }
 
@@ -183,7 +203,7 @@ bool Parser::header() {
   }
   if (First)
     return fail("not a massif.out file: expected a 'desc:' line, found '" +
-                std::string(Cur.substr(0, 60)) + "'");
+                shown(Cur) + "'");
   std::string_view Cmd;
   if (!Have || !keyed(fmt::CmdKey, Cmd))
     return fail("expected a 'cmd:' line");
@@ -226,7 +246,7 @@ bool Parser::tree(Snapshot &S) {
         !toNumber(T.substr(1, Colon - 1), Children))
       return fail("expected a heap tree line 'n<children>: <bytes> ...', "
                   "found '" +
-                  std::string(T.substr(0, 60)) + "'");
+                  shown(T) + "'");
     std::string_view Rest = T.substr(Colon + 1);
     size_t B = Rest.find_first_not_of(' ');
     if (B == std::string_view::npos)
@@ -264,7 +284,7 @@ bool Parser::snapshot() {
   std::string_view V;
   if (!keyed(fmt::SnapshotKey, V))
     return fail("expected a 'snapshot=' line, found '" +
-                std::string(Cur.substr(0, 60)) + "'");
+                shown(Cur) + "'");
   if (!toNumber(V, S.Number))
     return fail("'snapshot=' is not a whole number");
   if (!numberField(fmt::TimeKey, S.Time) ||

@@ -228,66 +228,80 @@ int chooseSnapshots(const model::Profile &P, const std::string &Which,
   return 0;
 }
 
-int runView(const ViewOptions &O) {
-  int Fd = 1;
-  if (!O.Output.empty()) {
-    Fd = ::open(O.Output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                0666);
-    if (Fd < 0) {
-      std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
-                   O.Output.c_str(), std::strerror(errno));
-      return 1;
-    }
-  }
-  int Status = 0;
-  if (O.Fmt == Format::Text) {
-    std::vector<std::string> Args = O.ReportArgs;
-    Args.push_back(O.Input);
-    Status = runMsPrint(Args, Fd);
-  } else {
-    model::Profile P;
-    std::string Error;
-    if (!model::loadProfile(O.Input, P, Error)) {
-      std::fprintf(stderr, "ms_print: %s\n", Error.c_str());
-      Status = 1;
-    } else {
-      SnapshotChoice Which;
-      if (O.Fmt == Format::Collapsed || O.Fmt == Format::Pprof)
-        Status = chooseSnapshots(P, O.Snapshot, Which);
-      if (Status == 0) {
-        FdSink Out(Fd);
-        switch (O.Fmt) {
-        case Format::Json:
-          writeJson(P, Out);
-          break;
-        case Format::Html:
-          writeHtml(P, Out);
-          break;
-        case Format::Collapsed:
-          writeCollapsed(P, Which, Out);
-          break;
-        case Format::Pprof:
-          writePprof(P, Which, Out);
-          break;
-        case Format::Text:
-          break;
-        }
-        if (int E = Out.flush()) {
-          std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
-                       O.Output.empty() ? "standard output"
-                                        : O.Output.c_str(),
-                       std::strerror(E));
-          Status = 1;
-        }
-      }
-    }
-  }
+/// Opens where the view goes: stdout, or O.Output (created or truncated
+/// only now, once the input is known good). Returns -1 after a message.
+int openOutput(const ViewOptions &O) {
+  if (O.Output.empty())
+    return 1;
+  int Fd = ::open(O.Output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                  0666);
+  if (Fd < 0)
+    std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
+                 O.Output.c_str(), std::strerror(errno));
+  return Fd;
+}
+
+/// Closes Fd (unless stdout); a failure is a write error.
+int closeOutput(const ViewOptions &O, int Fd, int Status) {
   if (Fd != 1 && ::close(Fd) != 0 && Status == 0) {
     std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
                  O.Output.c_str(), std::strerror(errno));
     Status = 1;
   }
   return Status;
+}
+
+int runView(const ViewOptions &O) {
+  if (O.Fmt == Format::Text) {
+    int Fd = openOutput(O);
+    if (Fd < 0)
+      return 1;
+    std::vector<std::string> Args = O.ReportArgs;
+    Args.push_back(O.Input);
+    return closeOutput(O, Fd, runMsPrint(Args, Fd));
+  }
+  // Everything that can refuse the input happens before the output file
+  // is touched, so a refused run leaves an existing file as it was.
+  model::Profile P;
+  std::string Error;
+  if (!model::loadProfile(O.Input, P, Error)) {
+    std::fprintf(stderr, "ms_print: %s\n", Error.c_str());
+    return 1;
+  }
+  SnapshotChoice Which;
+  if (O.Fmt == Format::Collapsed || O.Fmt == Format::Pprof)
+    if (int Status = chooseSnapshots(P, O.Snapshot, Which))
+      return Status;
+  int Fd = openOutput(O);
+  if (Fd < 0)
+    return 1;
+  int Status = 0;
+  {
+    FdSink Out(Fd);
+    switch (O.Fmt) {
+    case Format::Json:
+      writeJson(P, Out);
+      break;
+    case Format::Html:
+      writeHtml(P, Out);
+      break;
+    case Format::Collapsed:
+      writeCollapsed(P, Which, Out);
+      break;
+    case Format::Pprof:
+      writePprof(P, Which, Out);
+      break;
+    case Format::Text:
+      break;
+    }
+    if (int E = Out.flush()) {
+      std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
+                   O.Output.empty() ? "standard output" : O.Output.c_str(),
+                   std::strerror(E));
+      Status = 1;
+    }
+  }
+  return closeOutput(O, Fd, Status);
 }
 
 } // namespace
