@@ -138,7 +138,7 @@ def peak_in_report(report):
 
 
 # ---------------------------------------------------------------- Page.
-def shoot(page, path, section=None, beyond=False):
+def shoot(page, path, section=None, beyond=False, height=HEIGHT):
     """A screenshot of the viewport scrolled to the top, or to the top of
     the section (an element selector) as far as the page scrolls. With
     beyond, the section's top is the image's top even at the page's end."""
@@ -146,8 +146,8 @@ def shoot(page, path, section=None, beyond=False):
     if section:
         top = page.evaluate("Math.max(0, Math.round(document.querySelector(%s).getBoundingClientRect().top"
                             " + window.scrollY - 8))" % json.dumps(section))
-    if beyond:
-        height = min(HEIGHT, page.evaluate("document.documentElement.scrollHeight") - top)
+    if beyond or height != HEIGHT:
+        height = min(height, page.evaluate("document.documentElement.scrollHeight") - top)
         page.settle(0.05)
         return page.screenshot(path, clip={"x": 0, "y": top, "width": WIDTH, "height": height},
                                full_page=True)
@@ -488,12 +488,14 @@ def write_docs(page, path, find, args):
         page.hover(x, y)
     shots["graph"] = shoot(page, os.path.join(args.docs, "ms_print-html-graph.png"))
     page.hover(1, 1)
+    page.click_element("#shorten")
     page.click_element("#search")
     page.insert_text(find)
     page.wait_for("document.querySelector('#search-count').textContent !== ''")
     page.settle(0.25)
-    shots["tree"] = shoot(page, os.path.join(args.docs, "ms_print-html-tree.png"), "#tree-section")
-    page.click_element("#shorten")
+    # Under 200 KB: text-heavy, so a little shorter.
+    shots["tree"] = shoot(page, os.path.join(args.docs, "ms_print-html-tree.png"), "#tree-section",
+                          height=680)
     page.evaluate("document.querySelector('#flame').scrollIntoView()")
     box = page.evaluate("""(() => { const d = [...document.querySelectorAll('#flame .fl[data-depth="2"]')]
         .sort((a, b) => b.offsetWidth - a.offsetWidth)[0]; if (!d) return null;
