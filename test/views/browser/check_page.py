@@ -306,6 +306,25 @@ class PageChecks:
         self.say("keys on the graph: " + ", ".join(
             "%s -> %d" % (k, self.snaps[w]["snapshot"]) for k, _, _, w in steps))
 
+    def check_tree_keys(self):
+        """Keys in the tree: Left closes the root, Right opens it, Down
+        goes to its largest child."""
+        number = self.selected()
+        tree = self.snaps[self.index_of(number)].get("tree") if number is not None else None
+        if not tree or not tree.get("children"):
+            return
+        self.js("document.querySelector('#tree > li > .row').focus()")
+        state = "document.querySelector('#tree > li').getAttribute('aria-expanded')"
+        self.page.key("ArrowLeft", key_code=37)
+        check(self.js(state) == "false", "ArrowLeft left the root open")
+        self.page.key("ArrowRight", key_code=39)
+        check(self.js(state) == "true", "ArrowRight left the root closed")
+        self.page.key("ArrowDown", key_code=40)
+        got = self.js("+document.activeElement.dataset.bytes")
+        want = max(c["bytes"] for c in tree["children"])
+        check(got == want, "ArrowDown went to a row of %s B, the largest child has %d" % (got, want))
+        self.say("keys in the tree: Left closes, Right opens, Down goes to the largest child")
+
     def search(self, text):
         self.page.click_element("#search")
         self.js("document.querySelector('#search').select()")
@@ -400,6 +419,21 @@ class PageChecks:
             again = self.flame_dom()
             check(len(again) == len(dom), "zoom out: %d frames, %d before" % (len(again), len(dom)))
             self.say("flame graph: clicking a frame zooms to it, clicking the root resets")
+        # The keys: focus on the root, Down to its widest callee, Enter
+        # zooms to it, Escape resets.
+        ones = [d for d in dom if d["depth"] == 1]
+        if ones:
+            widest = max(ones, key=lambda d: d["bytes"])
+            self.js("document.querySelector('#flame').focus()")
+            self.page.key("ArrowDown", key_code=40)
+            at = self.js("[document.activeElement.dataset.depth, document.activeElement.dataset.key]")
+            check(at == ["1", widest["key"]], "ArrowDown went to %s, not %r" % (at, widest["key"]))
+            self.page.key("Enter", key_code=13)
+            z = self.js("document.activeElement.getBoundingClientRect().width")
+            check(abs(z - width) < 1.5, "Enter zoomed to %s of %d px" % (z, width))
+            self.page.key("Escape", key_code=27)
+            check(len(self.flame_dom()) == len(dom), "Escape did not reset the zoom")
+            self.say("flame graph keys: Down to the widest callee, Enter zooms, Escape resets")
 
     def check_shorten(self, full, short):
         """Ticks the toggle; FULL (if in the profile) must show as SHORT."""
@@ -455,6 +489,7 @@ def check_profile(page, path, find, args):
         c.no_errors("clicking")
         c.png("tree.png", c.shot("tree.png", "#tree-section"))
         c.check_keys()
+        c.check_tree_keys()
         c.no_errors("keys")
     if find:
         c.check_search(find)
