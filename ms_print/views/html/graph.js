@@ -153,19 +153,24 @@ function drawGraph() {
   if (hasStacks) band((s) => s.mem_stacks_B, COLORS.stacks, COLORS.stacksEdge);
 
   // Markers on the total: normal ':' small squares, detailed '@' dots,
-  // the peak '#' a diamond.
-  g.fillStyle = COLORS.normal;
-  for (let i = 0; i < n; i++)
-    if (!hasTree(snaps[i])) g.fillRect(xs[i] - 1.25, yOf(total(snaps[i])) - 1.25, 2.5, 2.5);
+  // the peak '#' a diamond. Crowded markers shrink; normal ones less than
+  // 3 px apart on average are left out (the line shows them).
+  const plotW = graph.w - M.left - M.right;
+  if (plotW / n >= 3) {
+    g.fillStyle = COLORS.normal;
+    for (let i = 0; i < n; i++)
+      if (!hasTree(snaps[i])) g.fillRect(xs[i] - 1.25, yOf(total(snaps[i])) - 1.25, 2.5, 2.5);
+  }
+  const roomy = plotW / Math.max(1, graph.detailedIdx.length) >= 8;
   g.fillStyle = COLORS.detailed;
   g.strokeStyle = '#ffffff';
   g.lineWidth = 1;
   for (const i of graph.detailedIdx) {
     if (i === peakIndex) continue;
     g.beginPath();
-    g.arc(xs[i], yOf(total(snaps[i])), 3.5, 0, 2 * Math.PI);
+    g.arc(xs[i], yOf(total(snaps[i])), roomy ? 3.5 : 1.6, 0, 2 * Math.PI);
     g.fill();
-    g.stroke();
+    if (roomy) g.stroke();
   }
   if (peakIndex >= 0) {
     const x = xs[peakIndex], y = yOf(total(snaps[peakIndex]));
