@@ -1,19 +1,32 @@
-//===- Html.cpp - placeholder, replaced by the html view ----===//
+//===- Html.cpp - The HTML page of a profile ------------------------------===//
 //
 // Part of massif-native, under the MIT licence.
 //
+// One self-contained page: the markup, style and script of html/ (embedded
+// at build time as HtmlAssets.h by html/EmbedPage.cmake) around the
+// profile's JSON export, which sits in
+// <script type="application/json" id="profile">. The JSON's strings escape
+// '<', '>' and '&', so nothing in a profile can end that element; the
+// script parses it once and draws everything in the browser. The page
+// loads nothing from the network and works from a file:// URL.
+//
 //===----------------------------------------------------------------------===//
 
+#include "HtmlAssets.h"
 #include "Views.h"
-
-#include <cstdio>
-#include <cstdlib>
 
 namespace msprint::views {
 
-void writeHtml(const model::Profile &, Sink &) {
-  std::fputs("ms_print: --html is not built yet\n", stderr);
-  std::exit(1);
+namespace {
+void writeBytes(Sink &Out, const unsigned char *Bytes, size_t Size) {
+  Out.write(reinterpret_cast<const char *>(Bytes), Size);
+}
+} // namespace
+
+void writeHtml(const model::Profile &P, Sink &Out) {
+  writeBytes(Out, html::HtmlPageHead, html::HtmlPageHeadSize);
+  writeJson(P, Out);
+  writeBytes(Out, html::HtmlPageTail, html::HtmlPageTailSize);
 }
 
 } // namespace msprint::views
