@@ -2,7 +2,7 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// Version JsonVersion, documented in docs/VIEWS-diff.md:
+// Version JsonVersion, documented in docs/VIEWS.md:
 //
 //   {"format": "massif-native-diff", "version": 1, "by": "site"|"function",
 //    "files": {"a": {"path", "cmd", "desc", "time_unit"}, "b": {...}},

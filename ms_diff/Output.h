@@ -5,7 +5,7 @@
 // A Report is the comparison with what the outputs say around it: the two
 // files and the gate's verdict. renderText (TextOutput.cpp) writes aligned
 // columns for people; renderJson (JsonOutput.cpp) the versioned object of
-// docs/VIEWS-diff.md for scripts.
+// docs/VIEWS.md for scripts.
 //
 //===----------------------------------------------------------------------===//
 

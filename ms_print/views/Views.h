@@ -15,7 +15,7 @@
 //   --snapshot=WHICH       peak (default), last (with a tree), all (with a
 //                          tree), or a snapshot= number; for collapsed and
 //                          pprof, and a snapshot without a tree is refused
-//                          (Cli.cpp; docs/VIEWS-exports.md)
+//                          (Cli.cpp; docs/VIEWS.md)
 //   -o FILE, --output=FILE where the view goes (default stdout)
 //
 // Each writer gets the loaded profile and writes bytes to Out; a writer
