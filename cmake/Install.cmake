@@ -97,7 +97,7 @@ set(CPACK_PACKAGE_CONTACT "massif-native developers <massif-native@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "Valgrind Massif's heap profile at close to native speed")
 set(CPACK_PACKAGE_DESCRIPTION
-    "A Clang pass plugin and a runtime that write Massif's massif.out file, and an ms_print that prints Valgrind's report byte for byte.")
+    "A Clang pass plugin and a runtime that write Massif's massif.out file; an ms_print that prints Valgrind's report byte for byte and writes an HTML view, JSON, collapsed stacks and pprof; ms_diff to compare two profiles.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
