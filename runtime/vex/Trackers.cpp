@@ -36,8 +36,24 @@ void onMmap(Addr A, SizeT LenB, Bool, Bool, Bool, ULong) {
   mapPages(A, LenB);
 }
 
+} // namespace
+
+// Valgrind's trampoline, in the tool's own text (m_trampoline.S).
+extern "C" char vgPlain_trampoline_stuff_start[], vgPlain_trampoline_stuff_end[];
+
+namespace {
+
 void onStartupMapping(Addr A, SizeT LenB, Bool, Bool, Bool, ULong) {
-  // The core gives the trampoline page the trampoline's own length.
+  // The pages holding the trampoline are a client segment too. Massif's
+  // tool keeps the trampoline within one page; ours has it where the
+  // tool's code size puts it, across two pages at times. Count the pages
+  // the trampoline needs, as under Massif: its segment's size would
+  // otherwise follow our code size.
+  Addr TStart = (Addr)vgPlain_trampoline_stuff_start;
+  Addr TEnd = (Addr)vgPlain_trampoline_stuff_end;
+  if (A == pageDown(TStart) && A + LenB == pageUp(TEnd))
+    LenB = pageUp(TEnd - TStart);
+  // The core gives the trampoline itself its own length.
   mapPages(A, pageUp(LenB));
 }
 
