@@ -37,6 +37,13 @@ using namespace client_arena;
 // The hot paths are inline in ClientArenaHot.h; these are the rare steps.
 #define COLD __attribute__((noinline, cold))
 
+namespace {
+/// Where superblocks start (setHeapBase); constant-initialised.
+uint64_t HeapBase = ClientArena::DefaultHeapBase;
+} // namespace
+
+void ClientArena::setHeapBase(uint64_t Base) { HeapBase = Base; }
+
 bool ClientArena::init(const Allocator &Alloc, uint64_t AlignB) {
   A = Alloc;
   DefaultAlignB = AlignB < MinAlignB ? MinAlignB : AlignB;

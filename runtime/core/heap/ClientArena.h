@@ -102,8 +102,14 @@ public:
   static constexpr uint64_t PageB = 4096;
   static constexpr uint32_t NumLists = 112;
   /// Where the first superblock lands for a C program linked with glibc
-  /// 2.36 alone; only alignments above a page depend on it.
-  static constexpr uint64_t HeapBase = 0x4A3A000;
+  /// 2.36 alone when the loader's cache (/etc/ld.so.cache) takes 11 pages.
+  /// Only the order of an xtree of the live blocks (Massif's hash table is
+  /// keyed by address) and alignments above a page depend on it.
+  static constexpr uint64_t DefaultHeapBase = 0x4A3A000;
+
+  /// Places the first superblock of the arenas made from now on at Base
+  /// (one process has one model); before any block.
+  static void setHeapBase(uint64_t Base);
 
 private:
   static constexpr uint64_t InUse = 1, Sentinel = 2, Unsplittable = 4,

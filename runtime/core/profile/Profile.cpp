@@ -159,6 +159,10 @@ void Profile::setSnapshotTrace(const SnapshotTrace &T) {
     P->Snaps.setTrace(T);
 }
 
+void Profile::setClientHeapBase(uint64_t Addr) {
+  ClientArena::setHeapBase(Addr);
+}
+
 void Profile::startup() {
   if (!P || P->StartupDone)
     return;

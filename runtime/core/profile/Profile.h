@@ -107,6 +107,10 @@ public:
   bool init(const Options &O, const Allocator &A, StackDepot &Depot,
             const Symbolizer &Sym, const Clock &C);
 
+  /// Where Valgrind would place the client heap's first superblock in this
+  /// process (the model's block addresses follow it); before startup().
+  void setClientHeapBase(uint64_t Addr);
+
   /// The start-up snapshot (snapshot 0, time 0).
   void startup();
 

@@ -14,6 +14,7 @@
 
 #include "Arena.h"
 #include "Children.h"
+#include "ClientArena.h"
 #include "Counters.h"
 #include "EventRing.h"
 #include "Fork.h"
@@ -33,6 +34,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +42,21 @@ using namespace massif;
 using namespace massif::native;
 
 namespace {
+
+/// Where Valgrind 3.19 would put this program's first heap superblock: after
+/// the loader, the preloads and libc, which the loader maps above the hole
+/// its cache (/etc/ld.so.cache, mapped then unmapped) leaves; so the place
+/// moves by a page per page of the cache. ClientArena::DefaultHeapBase is
+/// the place for an 11-page cache.
+uint64_t valgrindClientHeapBase() {
+  constexpr uint64_t PageB = 4096, DefaultCachePages = 11;
+  struct stat St;
+  uint64_t CachePages = 0;
+  if (stat("/etc/ld.so.cache", &St) == 0 && St.st_size > 0)
+    CachePages = (uint64_t(St.st_size) + PageB - 1) / PageB;
+  return ClientArena::DefaultHeapBase + CachePages * PageB -
+         DefaultCachePages * PageB;
+}
 
 // Zero-initialised storage: no constructors run for any of it.
 char StartCwd[4096];
@@ -171,6 +188,7 @@ RuntimeState initialise() {
   Profile *Prof = new (ProfMem) Profile();
   if (!Prof->init(*O, A, *Depot, processSymbolizer(), C))
     return StateDisabled;
+  Prof->setClientHeapBase(valgrindClientHeapBase());
 
   TheModel.Opts = O;
   TheModel.Depot = Depot;

@@ -215,13 +215,13 @@ TEST(ClientArena, BlocksItDoesNotKnowLeaveItAlone) {
   uint32_t A = Arena.allocate(100, 0, UsableB);
   uint32_t D = Arena.detached(7); // a block whose slop the engine gave
   uint32_t B = Arena.allocate(100, 0, UsableB);
-  EXPECT_EQ(Arena.payloadAddr(A), ClientArena::HeapBase + 48);
+  EXPECT_EQ(Arena.payloadAddr(A), ClientArena::DefaultHeapBase + 48);
   EXPECT_EQ(Arena.payloadAddr(B), Arena.payloadAddr(A) + 144);
   EXPECT_EQ(Arena.detachedSlopB(D), 7u);
   Arena.release(D);
   Arena.release(A);
   uint32_t C = Arena.allocate(100, 0, UsableB);
-  EXPECT_EQ(Arena.payloadAddr(C), ClientArena::HeapBase + 48);
+  EXPECT_EQ(Arena.payloadAddr(C), ClientArena::DefaultHeapBase + 48);
 
   // And a free of an address the Profile never saw changes nothing.
   ProfileRig Rig("--time-unit=B");
