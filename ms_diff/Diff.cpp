@@ -9,6 +9,8 @@
 
 #include "Diff.h"
 
+#include "StackWalk.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -19,7 +21,6 @@ using namespace msprint::model;
 
 namespace {
 
-constexpr const char *BelowThreshold = "(below threshold)";
 constexpr const char *InlinedInto = " inlined into ";
 
 struct Bytes {
@@ -44,7 +45,7 @@ void gatherSites(const Snapshot &S, ByLocation &Out) {
     FrameText F = parseFrameText(S.Nodes[C].Text);
     std::vector<std::string> Frames;
     if (F.Kind == FrameKind::Insignificant) {
-      Frames.push_back(BelowThreshold);
+      Frames.push_back(msprint::views::BelowThresholdFrame);
     } else {
       Frames.push_back(F.location());
       uint32_t I = C;

@@ -27,6 +27,7 @@
 
 namespace msdiff {
 
+using msprint::views::appendJsonMember;
 using msprint::views::appendJsonString;
 using msprint::views::appendNumber;
 
@@ -56,8 +57,7 @@ void appendPercent(std::string &Out, uint64_t A, uint64_t B) {
 void appendChange(std::string &Out, uint64_t A, uint64_t B) {
   Out += "\"a\":";
   appendNumber(Out, A);
-  Out += ",\"b\":";
-  appendNumber(Out, B);
+  appendJsonMember(Out, "b", B);
   Out += ",\"delta\":";
   appendDelta(Out, A, B);
   Out += ",\"percent\":";
@@ -67,12 +67,9 @@ void appendChange(std::string &Out, uint64_t A, uint64_t B) {
 void appendFile(std::string &Out, const FileInfo &F) {
   Out += "{\"path\":";
   appendJsonString(Out, F.Path);
-  Out += ",\"cmd\":";
-  appendJsonString(Out, F.Cmd);
-  Out += ",\"desc\":";
-  appendJsonString(Out, F.Desc);
-  Out += ",\"time_unit\":";
-  appendJsonString(Out, F.TimeUnit);
+  appendJsonMember(Out, "cmd", F.Cmd);
+  appendJsonMember(Out, "desc", F.Desc);
+  appendJsonMember(Out, "time_unit", F.TimeUnit);
   Out += '}';
 }
 
@@ -125,8 +122,8 @@ void appendMoment(std::string &Out, const Report &R, const Moment &M) {
       First = false;
       Out += "\"change\":\"";
       Out += changeName(Row.Kind);
-      Out += "\",\"location\":";
-      appendJsonString(Out, Row.Location);
+      Out += '"';
+      appendJsonMember(Out, "location", Row.Location);
       Out += ",\"frames\":[";
       for (size_t I = 0; I < Row.Frames.size(); ++I) {
         if (I)
@@ -169,14 +166,12 @@ std::string renderJson(const Report &R) {
     appendJsonString(Out, R.Limit.Text);
     Out += ",\"kind\":";
     Out += R.Limit.Percent ? "\"percent\"" : "\"bytes\"";
-    Out += ",\"allowed_bytes\":";
-    appendNumber(Out, G.AllowedBytes);
+    appendJsonMember(Out, "allowed_bytes", G.AllowedBytes);
     Out += ',';
     appendChange(Out, G.A, G.B);
     Out += ",\"failed\":";
     Out += G.Failed ? "true" : "false";
-    Out += ",\"verdict\":";
-    appendJsonString(Out, gateVerdict(R));
+    appendJsonMember(Out, "verdict", gateVerdict(R));
     Out += '}';
   }
   Out += "}\n";

@@ -17,15 +17,12 @@
 #include "Gate.h"
 #include "Output.h"
 
+#include "OutputFile.h"
 #include "Profile.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 using namespace msdiff;
@@ -165,42 +162,6 @@ int load(const std::string &Path, msprint::model::Profile &P, FileInfo &F) {
   return 0;
 }
 
-/// Writes Text to Path (standard output when empty); 0 or an exit status.
-int writeOut(const std::string &Path, const std::string &Text) {
-  int Fd = 1;
-  const char *Name = Path.empty() ? "standard output" : Path.c_str();
-  if (!Path.empty()) {
-    Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (Fd < 0) {
-      std::fprintf(stderr, "ms_diff: cannot write '%s': %s\n", Name,
-                   std::strerror(errno));
-      return ExitError;
-    }
-  }
-  const char *Data = Text.data();
-  size_t Size = Text.size();
-  int Error = 0;
-  while (Size) {
-    ssize_t N = ::write(Fd, Data, Size);
-    if (N < 0) {
-      if (errno == EINTR)
-        continue;
-      Error = errno;
-      break;
-    }
-    Data += N;
-    Size -= size_t(N);
-  }
-  if (Fd != 1 && ::close(Fd) != 0 && !Error)
-    Error = errno;
-  if (Error) {
-    std::fprintf(stderr, "ms_diff: cannot write '%s': %s\n", Name,
-                 std::strerror(Error));
-    return ExitError;
-  }
-  return 0;
-}
-
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -224,8 +185,12 @@ int main(int Argc, char **Argv) {
     R.Gate = applyGate(O.Limit, Peak.A.T.total(), Peak.B.T.total());
   }
 
-  if (int Status = writeOut(O.Output, O.Json ? renderJson(R) : renderText(R)))
-    return Status;
+  msprint::OutputFile Out("ms_diff");
+  if (!Out.open(O.Output))
+    return ExitError;
+  Out.buffer().append(O.Json ? renderJson(R) : renderText(R));
+  if (!Out.close())
+    return ExitError;
   // The verdict is the text report's last line; elsewhere it also goes to
   // standard error, so that a failing gate says why on the console.
   if (R.HasGate && R.Gate.Failed && (O.Json || !O.Output.empty()))

@@ -4,7 +4,7 @@
 //
 // write(2) loop for OutputBuffer: retries interrupted and partial writes;
 // on any other error the rest of the output is dropped, as a Perl print
-// to a broken stream would be. A negative descriptor discards everything.
+// to a broken stream would be, and the error is kept for those who ask. A negative descriptor discards everything.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,7 @@
 namespace msprint {
 
 void OutputBuffer::flush() {
-  if (Fd < 0) {
+  if (Fd < 0 || Error) {
     Buffer.clear();
     return;
   }
@@ -27,6 +27,7 @@ void OutputBuffer::flush() {
     if (N < 0) {
       if (errno == EINTR)
         continue;
+      Error = errno;
       break;
     }
     P += N;

@@ -38,10 +38,13 @@ public:
   }
   /// Writes all pending text.
   void flush();
+  /// The errno of the first failed write, else 0.
+  int error() const { return Error; }
 
 private:
   static constexpr size_t FlushSize = 1 << 20;
   int Fd;
+  int Error = 0;
   std::string Buffer;
 };
 

@@ -13,61 +13,28 @@
 #include "Views.h"
 
 #include "Options.h"
+#include "OutputFile.h"
 #include "Report.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <string_view>
-#include <unistd.h>
 
 namespace msprint::views {
 
 namespace {
 
-/// A buffered sink over a file descriptor; remembers the first error.
-class FdSink final : public Sink {
+/// A view's bytes into an OutputFile's buffer.
+class BufferSink final : public Sink {
 public:
-  explicit FdSink(int Fd) : Fd(Fd) { Buffer.reserve(Capacity); }
-  ~FdSink() override { flush(); }
-
+  explicit BufferSink(OutputBuffer &B) : B(B) {}
   void write(const char *Data, size_t Size) override {
-    if (Buffer.size() + Size > Capacity)
-      flush();
-    if (Size >= Capacity)
-      writeAll(Data, Size);
-    else
-      Buffer.append(Data, Size);
+    B.append(std::string_view(Data, Size));
+    B.flushIfFull();
   }
   using Sink::write;
 
-  /// Writes what is buffered; returns 0 or the errno of the first failure.
-  int flush() {
-    writeAll(Buffer.data(), Buffer.size());
-    Buffer.clear();
-    return Error;
-  }
-
 private:
-  static constexpr size_t Capacity = 1 << 16;
-
-  void writeAll(const char *Data, size_t Size) {
-    while (Size && !Error) {
-      ssize_t N = ::write(Fd, Data, Size);
-      if (N < 0) {
-        if (errno != EINTR)
-          Error = errno;
-        continue;
-      }
-      Data += N;
-      Size -= size_t(N);
-    }
-  }
-
-  int Fd;
-  int Error = 0;
-  std::string Buffer;
+  OutputBuffer &B;
 };
 
 enum class Format { Text, Json, Collapsed, Pprof, Html };
@@ -228,40 +195,18 @@ int chooseSnapshots(const model::Profile &P, const std::string &Which,
   return 0;
 }
 
-/// Opens where the view goes: stdout, or O.Output (created or truncated
-/// only now, once the input is known good). Returns -1 after a message.
-int openOutput(const ViewOptions &O) {
-  if (O.Output.empty())
-    return 1;
-  int Fd = ::open(O.Output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                  0666);
-  if (Fd < 0)
-    std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
-                 O.Output.c_str(), std::strerror(errno));
-  return Fd;
-}
-
-/// Closes Fd (unless stdout); a failure is a write error.
-int closeOutput(const ViewOptions &O, int Fd, int Status) {
-  if (Fd != 1 && ::close(Fd) != 0 && Status == 0) {
-    std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
-                 O.Output.c_str(), std::strerror(errno));
-    Status = 1;
-  }
-  return Status;
-}
-
 int runView(const ViewOptions &O) {
+  OutputFile Out("ms_print");
   if (O.Fmt == Format::Text) {
-    int Fd = openOutput(O);
-    if (Fd < 0)
+    if (!Out.open(O.Output))
       return 1;
     std::vector<std::string> Args = O.ReportArgs;
     Args.push_back(O.Input);
-    return closeOutput(O, Fd, runMsPrint(Args, Fd));
+    int Status = runMsPrint(Args, Out.fd());
+    return Out.close() ? Status : 1;
   }
   // Everything that can refuse the input happens before the output file
-  // is touched, so a refused run leaves an existing file as it was.
+  // is opened, so a refused run leaves an existing file as it was.
   model::Profile P;
   std::string Error;
   if (!model::loadProfile(O.Input, P, Error)) {
@@ -272,36 +217,26 @@ int runView(const ViewOptions &O) {
   if (O.Fmt == Format::Collapsed || O.Fmt == Format::Pprof)
     if (int Status = chooseSnapshots(P, O.Snapshot, Which))
       return Status;
-  int Fd = openOutput(O);
-  if (Fd < 0)
+  if (!Out.open(O.Output))
     return 1;
-  int Status = 0;
-  {
-    FdSink Out(Fd);
-    switch (O.Fmt) {
-    case Format::Json:
-      writeJson(P, Out);
-      break;
-    case Format::Html:
-      writeHtml(P, Out);
-      break;
-    case Format::Collapsed:
-      writeCollapsed(P, Which, Out);
-      break;
-    case Format::Pprof:
-      writePprof(P, Which, Out);
-      break;
-    case Format::Text:
-      break;
-    }
-    if (int E = Out.flush()) {
-      std::fprintf(stderr, "ms_print: cannot write '%s': %s\n",
-                   O.Output.empty() ? "standard output" : O.Output.c_str(),
-                   std::strerror(E));
-      Status = 1;
-    }
+  BufferSink Sink(Out.buffer());
+  switch (O.Fmt) {
+  case Format::Json:
+    writeJson(P, Sink);
+    break;
+  case Format::Html:
+    writeHtml(P, Sink);
+    break;
+  case Format::Collapsed:
+    writeCollapsed(P, Which, Sink);
+    break;
+  case Format::Pprof:
+    writePprof(P, Which, Sink);
+    break;
+  case Format::Text:
+    break;
   }
-  return closeOutput(O, Fd, Status);
+  return Out.close() ? 0 : 1;
 }
 
 } // namespace

@@ -64,25 +64,17 @@ void appendFrame(std::string &Out, std::string_view Text) {
   Out += "\",\"text\":";
   appendJsonString(Out, Text);
   if (F.Kind == FrameKind::Code) {
-    if (!F.Address.empty()) {
-      Out += ",\"address\":";
-      appendJsonString(Out, F.Address);
-    }
-    Out += ",\"function\":";
-    appendJsonString(Out, F.Function);
+    if (!F.Address.empty())
+      appendJsonMember(Out, "address", F.Address);
+    appendJsonMember(Out, "function", F.Function);
     if (!F.File.empty()) {
-      Out += ",\"file\":";
-      appendJsonString(Out, F.File);
-      Out += ",\"line\":";
-      appendNumber(Out, F.Line);
+      appendJsonMember(Out, "file", F.File);
+      appendJsonMember(Out, "line", F.Line);
     }
-    if (!F.Object.empty()) {
-      Out += ",\"object\":";
-      appendJsonString(Out, F.Object);
-    }
+    if (!F.Object.empty())
+      appendJsonMember(Out, "object", F.Object);
   } else if (F.Kind == FrameKind::Insignificant) {
-    Out += ",\"places\":";
-    appendNumber(Out, F.Places);
+    appendJsonMember(Out, "places", F.Places);
   }
   Out += '}';
 }
@@ -98,8 +90,7 @@ void appendTree(std::string &Out, const Snapshot &S,
       Out += ',';
     Out += "{\"bytes\":";
     appendNumber(Out, N.Bytes);
-    Out += ",\"frame\":";
-    appendNumber(Out, Frames.at(N.Text));
+    appendJsonMember(Out, "frame", Frames.at(N.Text));
     if (N.End > I + 1) {
       Out += ",\"children\":[";
       Open.push_back(N.End);
@@ -153,17 +144,11 @@ void writeJson(const Profile &P, Sink &Out) {
     First = false;
     Buf += "{\"snapshot\":";
     appendNumber(Buf, S.Number);
-    Buf += ",\"time\":";
-    appendNumber(Buf, S.Time);
-    Buf += ",\"mem_heap_B\":";
-    appendNumber(Buf, S.HeapBytes);
-    Buf += ",\"mem_heap_extra_B\":";
-    appendNumber(Buf, S.ExtraBytes);
-    Buf += ",\"mem_stacks_B\":";
-    appendNumber(Buf, S.StackBytes);
-    Buf += ",\"heap_tree\":\"";
-    Buf += treeName(S.Tree);
-    Buf += '"';
+    appendJsonMember(Buf, "time", S.Time);
+    appendJsonMember(Buf, "mem_heap_B", S.HeapBytes);
+    appendJsonMember(Buf, "mem_heap_extra_B", S.ExtraBytes);
+    appendJsonMember(Buf, "mem_stacks_B", S.StackBytes);
+    appendJsonMember(Buf, "heap_tree", treeName(S.Tree));
     if (!S.Nodes.empty()) {
       Buf += ",\"tree\":";
       appendTree(Buf, S, Frames);

@@ -98,4 +98,23 @@ void appendNumber(std::string &Out, uint64_t V) {
   Out.append(P, size_t(Buf + sizeof(Buf) - P));
 }
 
+namespace {
+void appendMemberKey(std::string &Out, std::string_view Key) {
+  Out += ",\"";
+  Out += Key;
+  Out += "\":";
+}
+} // namespace
+
+void appendJsonMember(std::string &Out, std::string_view Key,
+                      std::string_view Value) {
+  appendMemberKey(Out, Key);
+  appendJsonString(Out, Value);
+}
+
+void appendJsonMember(std::string &Out, std::string_view Key, uint64_t Value) {
+  appendMemberKey(Out, Key);
+  appendNumber(Out, Value);
+}
+
 } // namespace msprint::views

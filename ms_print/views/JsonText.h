@@ -24,6 +24,12 @@ void appendJsonString(std::string &Out, std::string_view S);
 /// Appends V in decimal.
 void appendNumber(std::string &Out, uint64_t V);
 
+/// Appends `,"Key":` and the value: a member after an object's first. Key
+/// is a plain name, written as it is.
+void appendJsonMember(std::string &Out, std::string_view Key,
+                      std::string_view Value);
+void appendJsonMember(std::string &Out, std::string_view Key, uint64_t Value);
+
 } // namespace msprint::views
 
 #endif // MSPRINT_VIEWS_JSONTEXT_H

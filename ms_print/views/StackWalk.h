@@ -61,19 +61,14 @@ inline std::string frameName(const model::FrameText &F) {
 template <typename Fn> void forEachStack(const model::Snapshot &S, Fn F) {
   if (S.Nodes.empty())
     return;
+  // The open subtrees below the root (node 0, whose subtree is the tree).
   std::vector<uint32_t> Path;
-  /// The open subtrees: the root, then Path's nodes.
-  std::vector<uint32_t> Open;
   const uint32_t Size = uint32_t(S.Nodes.size());
   for (uint32_t I = 0; I < Size; ++I) {
-    while (!Open.empty() && S.Nodes[Open.back()].End <= I) {
-      Open.pop_back();
-      if (!Path.empty())
-        Path.pop_back();
-    }
-    if (!Open.empty())
+    while (!Path.empty() && S.Nodes[Path.back()].End <= I)
+      Path.pop_back();
+    if (I)
       Path.push_back(I);
-    Open.push_back(I);
     uint64_t Children = 0;
     S.forEachChild(I, [&](uint32_t C) { Children += S.Nodes[C].Bytes; });
     uint64_t Bytes = S.Nodes[I].Bytes;
