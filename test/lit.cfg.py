@@ -74,6 +74,9 @@ if chromium:
     config.substitutions.append(("%chromium", chromium))
 if shutil.which("go"):
     config.available_features.add("go")
+# The stress harness takes every thread's stack of a hung run with gdb.
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
 if shutil.which("dpkg-deb"):
     config.available_features.add("dpkg-deb")
 # Tests that make set-user-ID programs and run them as another user.

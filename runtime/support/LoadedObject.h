@@ -2,9 +2,9 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// Two questions asked of an object the dynamic linker reports
-// (dl_iterate_phdr): does it map an address, and where is its dynamic
-// section. Asked by the unwinder, the glibc lookup and the symbolizer's
+// Questions asked of an object the dynamic linker reports
+// (dl_iterate_phdr): does it map an address, where are its dynamic section
+// and its .eh_frame_hdr. Asked by the unwinder, the glibc lookup and the symbolizer's
 // client alike; reads only the program headers, so it is safe anywhere.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +33,15 @@ inline const ElfW(Dyn) *dynamicSection(const dl_phdr_info &Info) {
   for (int I = 0; I < Info.dlpi_phnum; ++I)
     if (Info.dlpi_phdr[I].p_type == PT_DYNAMIC)
       return (const ElfW(Dyn) *)(Info.dlpi_addr + Info.dlpi_phdr[I].p_vaddr);
+  return nullptr;
+}
+
+/// Info's PT_GNU_EH_FRAME contents (.eh_frame_hdr), or null.
+inline const uint8_t *ehFrameHdrOf(const dl_phdr_info &Info) {
+  for (int I = 0; I < Info.dlpi_phnum; ++I)
+    if (Info.dlpi_phdr[I].p_type == PT_GNU_EH_FRAME)
+      return (const uint8_t *)(uintptr_t)(Info.dlpi_addr +
+                                          Info.dlpi_phdr[I].p_vaddr);
   return nullptr;
 }
 

@@ -39,7 +39,8 @@ using namespace massif::native;
 namespace {
 
 // Written by the forking thread between the preparation and the parent or
-// child step, while it holds the model's lock.
+// child step, while it holds the runtime's locks (the first of them keeps
+// two forking threads apart).
 sigset_t SavedMask;
 bool SavedInRuntime = false;
 
@@ -50,13 +51,13 @@ void beforeFork() {
   sigset_t All, Old;
   sigfillset(&All);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
-  modelBeforeFork();
+  loaderWalkBeforeFork();
   SavedMask = Old;
   SavedInRuntime = Was;
+  modelBeforeFork();
   ringsBeforeFork();
   signalsBeforeFork();
   modulesBeforeFork();
-  loaderWalkBeforeFork(); // after the model and modules, before the arena
   countersBeforeFork();
   arenaBeforeFork();
 }
@@ -66,11 +67,11 @@ void afterForkParent() {
   bool Was = SavedInRuntime;
   arenaAfterForkParent();
   countersAfterForkParent();
-  loaderWalkAfterForkParent();
   modulesAfterForkParent();
   signalsAfterForkParent();
   ringsAfterForkParent();
   modelAfterForkParent();
+  loaderWalkAfterForkParent();
   pthread_sigmask(SIG_SETMASK, &Mask, nullptr);
   thisThread().InRuntime = Was;
 }
@@ -81,8 +82,8 @@ void afterForkChild() {
   threadAreaAfterForkChild();
   arenaAfterForkChild();
   countersAfterForkChild();
-  loaderWalkAfterForkChild();
   modulesAfterForkChild();
+  loaderWalkAfterForkChild();
   controlAfterForkChild(); // first: the control page is still the parent's
   signalsAfterForkChild();
   modelAfterForkChild(); // the lock is free again; the rings need it

@@ -14,9 +14,9 @@
 // Each part declares its three steps in its own header (the model's and
 // the signal view's are here, with the handler); Fork.cpp takes them in
 // the order below. Before: the lock is
-// taken (the model's first, since it is the only one held while others are
-// taken; then the leaves). Parent: released. Child: released or reset, and
-// the part made consistent for a process of one thread.
+// taken (each before those its holders go on to take). Parent: released.
+// Child: released or reset, and the part made consistent for a process of
+// one thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +27,15 @@ namespace massif {
 namespace native {
 
 /// Registers the fork handler; called once, at start-up. It takes, in this
-/// order: the model's lock (the only one held while others are taken), the
-/// event rings' (EventRing.h), the signal view's, the loaded objects'
-/// (Modules.h), the runtime's walks of the dynamic linker's list
-/// (LoaderWalk.h), the instruction counters' (Counters.h), the arena's
-/// (Arena.h); and releases them in the reverse order.
+/// order: the runtime's walks of the dynamic linker's list (LoaderWalk.h:
+/// a walk waits for the dynamic linker's lock, whose holder, inside dlopen
+/// or dlclose, may be calling malloc or free, which take every lock below),
+/// the model's lock, the event rings' (EventRing.h), the signal view's, the
+/// loaded objects' (Modules.h, taken inside the walks), the instruction
+/// counters' (Counters.h), the arena's (Arena.h); and releases them in the
+/// reverse order. This is the one order of the runtime's locks: a thread
+/// that holds one takes only those after it, or a fork could wait for ever
+/// for a lock whose holder waits for one the fork took (test/stress/).
 void installForkHandlers();
 
 /// The model (State.h): its lock. The child keeps the profile.

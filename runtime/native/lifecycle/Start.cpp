@@ -178,6 +178,10 @@ RuntimeState initialise() {
     return StateDisabled;
   if (!setUpMessages(*O))
     exitNow(1);
+  // Which code keeps frame pointers, while the process has (most likely)
+  // one thread: a child forked later never has to walk the loader's list
+  // for it (LoaderWalk.h).
+  initModules();
   Clock C = chooseClock(*O);
 
   HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;

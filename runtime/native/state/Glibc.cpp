@@ -15,6 +15,7 @@
 #include "Glibc.h"
 
 #include "LoadedObject.h"
+#include "LoaderWalk.h"
 #include "Messages.h"
 #include "Next.h"
 #include "OutFile.h"
@@ -172,7 +173,7 @@ const GlibcAllocator &native::findGlibc() {
   GlibcAllocator G = {};
   if (__atomic_load_n(&TheGlibc.Free, __ATOMIC_RELAXED) != findFree)
     return TheGlibc; // found already
-  dl_iterate_phdr(findInObject, &G);
+  walkLoadedObjects(findInObject, &G);
   if (!G.Malloc || !G.Calloc || !G.Realloc || !G.Memalign || !G.Valloc ||
       !G.Pvalloc || !G.UsableSize || !G.Free) {
     writeLine(messageFd(), "massif: error: glibc's allocator (__libc_malloc and its "

@@ -427,14 +427,6 @@ struct Fde {
 
 } // namespace
 
-const uint8_t *native::ehFrameHdrOf(const dl_phdr_info &Info) {
-  for (int I = 0; I < Info.dlpi_phnum; ++I)
-    if (Info.dlpi_phdr[I].p_type == PT_GNU_EH_FRAME)
-      return (const uint8_t *)(uintptr_t)(Info.dlpi_addr +
-                                          Info.dlpi_phdr[I].p_vaddr);
-  return nullptr;
-}
-
 bool native::readCfiRow(const uint8_t *EhFrameHdr, uint64_t Addr,
                         CfiRow &Out) {
   const uint8_t *P = findFde(EhFrameHdr, Addr);

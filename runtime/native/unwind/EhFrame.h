@@ -15,6 +15,8 @@
 #ifndef MASSIF_NATIVE_EHFRAME_H
 #define MASSIF_NATIVE_EHFRAME_H
 
+#include "LoadedObject.h"
+
 #include <link.h>
 #include <stdint.h>
 
@@ -50,10 +52,6 @@ struct CfiRow {
   CfiRegRule Bp, Ra;
   bool Signal; ///< the entry describes a signal trampoline ('S')
 };
-
-/// Where a loaded module's .eh_frame_hdr (PT_GNU_EH_FRAME) is mapped; null
-/// when it has none.
-const uint8_t *ehFrameHdrOf(const dl_phdr_info &Info);
 
 /// The row for Addr in the module whose .eh_frame_hdr is at EhFrameHdr;
 /// false when no entry covers Addr or its instructions cannot be read.

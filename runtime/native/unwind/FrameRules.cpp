@@ -3,7 +3,7 @@
 // Part of massif-native, under the MIT licence.
 //
 // The first time the walk meets a code address outside instrumented code,
-// dl_iterate_phdr finds the module mapping it and its PT_GNU_EH_FRAME
+// findLoadedObject finds the module mapping it and its PT_GNU_EH_FRAME
 // (.eh_frame_hdr), EhFrame.cpp reads the row of the call-frame table for
 // the address, and the row is reduced to a FrameRule: CFA from RSP or RBP
 // plus an offset, or loaded from memory at RSP/RBP plus an offset (glibc's
@@ -30,32 +30,6 @@
 using namespace massif;
 using namespace massif::native;
 namespace {
-
-/// The module that maps an address, as dl_iterate_phdr reports it.
-struct ModuleHit {
-  uint64_t Addr;
-  const dl_phdr_info *Info;
-  const uint8_t *EhFrameHdr;
-  bool Found;
-};
-
-int findModule(dl_phdr_info *Info, size_t, void *Data) {
-  ModuleHit &H = *(ModuleHit *)Data;
-  bool Maps = false;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
-    uint64_t Start = Info->dlpi_addr + Ph.p_vaddr;
-    if (Ph.p_type == PT_LOAD && H.Addr >= Start && H.Addr < Start + Ph.p_memsz)
-      Maps = true;
-  }
-  if (!Maps)
-    return 0;
-  noteModule(*Info); // classify it (instrumented or not) while we are here
-  H.Info = Info;
-  H.EhFrameHdr = ehFrameHdrOf(*Info);
-  H.Found = true;
-  return 1;
-}
 
 /// The glibc clone3 thread start: `call *%rdx` returning to
 /// `mov %rax,%rdi; mov $60,%eax; syscall` (exit with the start routine's
@@ -123,11 +97,13 @@ bool reduce(const CfiRow &Rw, FrameRule &Out) {
 } // namespace
 
 bool native::computeFrameRule(uint64_t Addr, FrameRule &Out) {
-  ModuleHit H = {Addr, nullptr, nullptr, false};
-  walkLoadedObjects(findModule, &H);
+  dl_phdr_info Info;
+  const uint8_t *EhFrameHdr;
+  if (!findLoadedObject(Addr, Info, EhFrameHdr))
+    return false;
+  noteModule(Info); // classify it (instrumented or not) while we are here
   CfiRow Row;
-  if (!H.Found || !H.EhFrameHdr || !readCfiRow(H.EhFrameHdr, Addr, Row) ||
-      !reduce(Row, Out))
+  if (!EhFrameHdr || !readCfiRow(EhFrameHdr, Addr, Row) || !reduce(Row, Out))
     return false;
   if (Out.Ra == FrameRule::Undefined && isClone3Start(Addr + 1))
     Out.Clone3Start = true;

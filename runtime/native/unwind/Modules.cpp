@@ -3,9 +3,10 @@
 // Part of massif-native, under the MIT licence.
 //
 // Nothing here allocates from the heap: lists live in static arrays or in
-// arena memory, and the loader's own list is read with dl_iterate_phdr. The
-// one lock (ModulesLock) is never held across a call into the dynamic
-// linker, whose lock dl_iterate_phdr callbacks already hold.
+// arena memory, and the loader's own list is read with walkLoadedObjects.
+// The one lock (ModulesLock) is taken inside those walks' callbacks, with
+// the dynamic linker's lock and LoaderLock held, and never held across a
+// call into the dynamic linker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "EhFrame.h"
 #include "FrameRules.h"
 #include "LoadedObject.h"
+#include "LoaderWalk.h"
 #include "Lock.h"
 
 #include <elf.h>
@@ -169,7 +171,7 @@ void native::initModules() {
   static bool Done = false;
   if (__atomic_exchange_n(&Done, true, __ATOMIC_ACQ_REL))
     return;
-  dl_iterate_phdr(initOne, nullptr);
+  walkLoadedObjects(initOne, nullptr);
 }
 
 void native::noteModule(const dl_phdr_info &Info) {
@@ -246,7 +248,7 @@ bool takeSnapshot(Snapshot &S) {
   S.Items = (Loaded *)arenaAllocate(S.Cap * sizeof(Loaded));
   if (!S.Items)
     return false;
-  dl_iterate_phdr(snapshotOne, &S);
+  walkLoadedObjects(snapshotOne, &S);
   return true;
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EhFrame.h"
+#include "LoaderWalk.h"
 #include "Modules.h"
 
 #include <gtest/gtest.h>
@@ -55,26 +56,30 @@ __attribute__((noinline)) int withFramePointer(int X) {
   return X + 1;
 }
 
+/// This binary's .eh_frame_hdr, as the unwinder finds it
+/// (findLoadedObject: glibc's _dl_find_object), checked against the walk
+/// of the loaded objects.
 const uint8_t *ownEhFrameHdr() {
+  uint64_t Code = (uint64_t)(uintptr_t)&withFramePointer;
+  dl_phdr_info Info;
+  const uint8_t *Hdr = nullptr;
+  EXPECT_TRUE(findLoadedObject(Code, Info, Hdr));
+  EXPECT_TRUE(massif::containsAddress(Info, Code));
   struct Found {
     uint64_t Code;
     const uint8_t *Hdr;
-  } F = {(uint64_t)(uintptr_t)&withFramePointer, nullptr};
+  } F = {Code, nullptr};
   dl_iterate_phdr(
       [](dl_phdr_info *Info, size_t, void *Data) {
         Found &F = *(Found *)Data;
-        for (int I = 0; I < Info->dlpi_phnum; ++I) {
-          const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
-          uint64_t Lo = Info->dlpi_addr + Ph.p_vaddr;
-          if (Ph.p_type == PT_LOAD && F.Code - Lo < Ph.p_memsz) {
-            F.Hdr = ehFrameHdrOf(*Info);
-            return 1;
-          }
-        }
-        return 0;
+        if (!massif::containsAddress(*Info, F.Code))
+          return 0;
+        F.Hdr = massif::ehFrameHdrOf(*Info);
+        return 1;
       },
       &F);
-  return F.Hdr;
+  EXPECT_EQ(Hdr, F.Hdr);
+  return Hdr;
 }
 
 struct Wanted {
