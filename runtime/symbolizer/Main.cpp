@@ -12,6 +12,7 @@
 #include "Protocol.h"
 #include "Symbolize.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,11 @@ int main(int Argc, char **) {
   if (Argc != 1)
     fail("the native runtime starts this program itself; it takes no "
          "arguments");
+  // The runtime starts this with every signal blocked (its children
+  // shared the program's memory until the exec).
+  sigset_t None;
+  sigemptyset(&None);
+  sigprocmask(SIG_SETMASK, &None, nullptr);
   static char In[1 << 16], Out[1 << 16];
   setvbuf(stdin, In, _IOFBF, sizeof(In));
   setvbuf(stdout, Out, _IOFBF, sizeof(Out));

@@ -147,6 +147,40 @@ uint32_t captureMax(const Options &O) {
   return Frames < MaxCapturedFrames ? (uint32_t)Frames : MaxCapturedFrames;
 }
 
+/// MASSIF_SYMBOLIZER_TIMEOUT: how many seconds (a decimal number, at most
+/// 3600) the symbolizer may do nothing before the runtime stops waiting
+/// for it. Another value is reported and the default kept.
+void readSymbolizerTimeout() {
+  const char *Text = getEnvironmentVariable("MASSIF_SYMBOLIZER_TIMEOUT");
+  if (!Text)
+    return;
+  uint64_t Ms = 0, Scale = 1000;
+  bool Digits = false, Ok = true, Point = false;
+  for (const char *C = Text; *C && Ok; ++C) {
+    if (*C >= '0' && *C <= '9') {
+      Digits = true;
+      if (Point) {
+        Scale /= 10;
+        Ms += uint64_t(*C - '0') * Scale;
+      } else {
+        Ms = Ms * 10 + uint64_t(*C - '0') * 1000;
+      }
+      Ok = Ms <= 3600 * 1000;
+    } else {
+      Ok = *C == '.' && !Point;
+      Point = true;
+    }
+  }
+  if (!Ok || !Digits || Ms == 0) {
+    const char *Parts[] = {"massif: warning: MASSIF_SYMBOLIZER_TIMEOUT=", Text,
+                           " is not a number of seconds from 0.001 to 3600;"
+                           " the symbolizer gets 10"};
+    writeLine(warningFd(), Parts, 3);
+    return;
+  }
+  setSymbolizerStallBound((uint32_t)Ms);
+}
+
 /// Sets up everything; returns the state to enter.
 RuntimeState initialise() {
   // On Valgrind its tool profiles the program: nothing starts here.
@@ -178,6 +212,7 @@ RuntimeState initialise() {
     return StateDisabled;
   if (!setUpMessages(*O))
     exitNow(1);
+  readSymbolizerTimeout();
   // Which code keeps frame pointers, while the process has (most likely)
   // one thread: a child forked later never has to walk the loader's list
   // for it (LoaderWalk.h).

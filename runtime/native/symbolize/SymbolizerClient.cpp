@@ -15,7 +15,18 @@
 // reap it, or wait for it). The intermediate child has exit signal 0 and
 // never execs: no SIGCHLD, and only a wait for clone children (__WCLONE),
 // right away, reaps it. A socket, not pipes, so that a symbolizer gone
-// away is an error (MSG_NOSIGNAL), never a SIGPIPE for the program.
+// away is an error (MSG_NOSIGNAL), never a SIGPIPE for the program. Every
+// signal is blocked while the children share the program's memory: a
+// handler of the program's must not run in them (the symbolizer unblocks
+// its signals itself).
+//
+// Every wait for the symbolizer is bounded: the program must not hang
+// because another process does. A wait goes on while the symbolizer
+// works (it is running, or reading the disk, or its CPU time grows) and
+// ends when it has done nothing for the stall bound (10 s, or
+// MASSIF_SYMBOLIZER_TIMEOUT seconds), or has answered nothing for 30 times
+// that: the symbolizer is then killed, and the profile is written with
+// frames named by their object only, after one warning.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +44,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace massif;
@@ -64,7 +78,10 @@ struct CacheEntry {
 
 struct ClientState {
   int Fd = -1;      ///< our end of the socket; -1 while none runs
+  int Pid = -1;     ///< the symbolizer's process, while one runs
+  int PidFd = -1;   ///< a pidfd of it (to kill it), or -1
   bool Broken = false; ///< it could not start or went away: no more tries
+  bool TimedOut = false; ///< it stopped working without answering
   bool Introduced = false;  ///< the current one knows which process
   uint32_t ClosedSent = 0; ///< closed objects told to the current one
   CacheEntry **Table = nullptr; ///< open addressing, power-of-two capacity
@@ -82,6 +99,10 @@ constexpr size_t InCapB = 64 * 1024;
 
 ClientState State;
 
+/// How long the symbolizer may do nothing before the runtime stops
+/// waiting for it (setSymbolizerStallBound).
+uint32_t StallMs = 10000;
+
 void warnOnce(const char *Why) {
   static bool Warned = false;
   if (Warned)
@@ -97,6 +118,7 @@ void warnOnce(const char *Why) {
 struct SpawnArgs {
   int Image, Socket;
   char *ExecStack; ///< the top of the stack the exec'ing child runs on
+  int Pid;         ///< set by the intermediate child: the symbolizer's pid
 };
 
 /// The exec'ing child: its descriptors are ready (spawnChild).
@@ -112,7 +134,7 @@ int execChild(void *) {
 /// else open, then the exec'ing child, then its own end. Raw system calls
 /// only (it runs on a stack of its own in the caller's memory).
 int spawnChild(void *P) {
-  const SpawnArgs &A = *(const SpawnArgs *)P;
+  SpawnArgs &A = *(SpawnArgs *)P;
   int Image = (int)syscall(SYS_fcntl, A.Image, F_DUPFD, 10);
   int Socket = (int)syscall(SYS_fcntl, A.Socket, F_DUPFD, 10);
   if (Image < 0 || Socket < 0 || syscall(SYS_dup2, Socket, 0) < 0 ||
@@ -121,7 +143,8 @@ int spawnChild(void *P) {
   if (syscall(SYS_close_range, 4, ~0u, 0) != 0)
     for (int Fd = 4; Fd < 1024; ++Fd)
       syscall(SYS_close, Fd);
-  clone(execChild, A.ExecStack, CLONE_VM | CLONE_VFORK | SIGCHLD, nullptr);
+  A.Pid = clone(execChild, A.ExecStack, CLONE_VM | CLONE_VFORK | SIGCHLD,
+               nullptr);
   syscall(SYS_exit, 0);
   return 0;
 }
@@ -167,15 +190,20 @@ bool start() {
     Stack = systemMmap(nullptr, StackB, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (Stack != MAP_FAILED) {
-      SpawnArgs Args = {Image, Pair[1], (char *)Stack + StackB / 2};
+      SpawnArgs Args = {Image, Pair[1], (char *)Stack + StackB / 2, -1};
+      sigset_t All, Old;
+      sigfillset(&All);
+      pthread_sigmask(SIG_SETMASK, &All, &Old);
       // Exit signal 0 (the low byte of the flags): no SIGCHLD.
-      Pid = clone(spawnChild, (char *)Stack + StackB, CLONE_VM | CLONE_VFORK,
-                  &Args);
-      if (Pid > 0) {
+      pid_t Child = clone(spawnChild, (char *)Stack + StackB,
+                          CLONE_VM | CLONE_VFORK, &Args);
+      if (Child > 0) {
         int Status;
-        while (waitpid(Pid, &Status, __WCLONE) < 0 && errno == EINTR)
+        while (waitpid(Child, &Status, __WCLONE) < 0 && errno == EINTR)
           ;
+        Pid = Args.Pid;
       }
+      pthread_sigmask(SIG_SETMASK, &Old, nullptr);
     }
   }
   if (Stack != MAP_FAILED)
@@ -193,6 +221,8 @@ bool start() {
     return false;
   }
   State.Fd = Pair[0];
+  State.Pid = Pid;
+  State.PidFd = (int)syscall(SYS_pidfd_open, Pid, 0);
   State.Introduced = false;
   State.ClosedSent = 0;
   return true;
@@ -204,16 +234,113 @@ void stop() {
     return;
   int SavedErrno = errno;
   close(State.Fd);
-  State.Fd = -1;
+  if (State.PidFd >= 0)
+    close(State.PidFd);
+  State.Fd = State.PidFd = State.Pid = -1;
   State.InPos = State.InEnd = 0;
   errno = SavedErrno;
 }
 
-/// The symbolizer went away or answered nonsense: no more names.
+/// Kills the current symbolizer, which stopped working without answering.
+void killSymbolizer() {
+  if (State.PidFd >= 0)
+    syscall(SYS_pidfd_send_signal, State.PidFd, SIGKILL, nullptr, 0);
+  else if (State.Pid > 0)
+    ::kill(State.Pid, SIGKILL);
+}
+
+/// The symbolizer went away, answered nonsense or stopped working: no more
+/// names.
 void broken(const char *Why) {
+  if (State.TimedOut) {
+    killSymbolizer();
+    Why = "stopped working without answering";
+  }
   stop();
   State.Broken = true;
   warnOnce(Why);
+}
+
+//===-- Bounded waits -----------------------------------------------------===//
+
+uint64_t nowMs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+}
+
+/// Whether the symbolizer is at work: running, waiting for the disk, or
+/// with more CPU time than *LastTicks (which this updates). A symbolizer
+/// that waits for input, is stopped or traced, or cannot be read is not.
+bool working(uint64_t &LastTicks) {
+  char Path[40], Buf[512];
+  char *P = Path;
+  const char Prefix[] = "/proc/";
+  memcpy(P, Prefix, sizeof(Prefix) - 1);
+  P += sizeof(Prefix) - 1;
+  char Digits[12];
+  int N = 0;
+  for (unsigned V = (unsigned)State.Pid; V || N == 0; V /= 10)
+    Digits[N++] = char('0' + V % 10);
+  while (N)
+    *P++ = Digits[--N];
+  memcpy(P, "/stat", 6);
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  ssize_t Len = read(Fd, Buf, sizeof(Buf) - 1);
+  close(Fd);
+  if (Len <= 0)
+    return false;
+  Buf[Len] = 0;
+  // "pid (comm) S ppid ... utime stime ...": fields after the name, which
+  // may hold spaces and parentheses, so from the last ')'.
+  char *F = strrchr(Buf, ')');
+  if (!F || F[1] != ' ')
+    return false;
+  char StateChar = F[2];
+  uint64_t Ticks = 0;
+  int Field = 3; // the state is field 3; utime and stime are 14 and 15
+  for (char *C = F + 2; *C && Field <= 15; ++C) {
+    if (*C == ' ') {
+      ++Field;
+      continue;
+    }
+    if (Field == 14 || Field == 15) {
+      uint64_t V = 0;
+      for (; *C >= '0' && *C <= '9'; ++C)
+        V = V * 10 + uint64_t(*C - '0');
+      Ticks += V;
+      --C;
+    }
+  }
+  bool More = Ticks > LastTicks;
+  LastTicks = Ticks;
+  return StateChar == 'R' || StateChar == 'D' || More;
+}
+
+/// Waits until the socket is ready for Events (POLLIN, POLLOUT) or
+/// reports an error or hang-up (the read or send that follows says which);
+/// false, with TimedOut, when the symbolizer stopped working meanwhile.
+bool waitReady(short Events) {
+  constexpr int SliceMs = 100;
+  uint64_t Start = nowMs(), LastWork = Start, Ticks = ~uint64_t(0);
+  working(Ticks);
+  for (;;) {
+    pollfd P = {State.Fd, Events, 0};
+    int R = poll(&P, 1, SliceMs);
+    if (R > 0)
+      return true;
+    if (R < 0 && errno != EINTR)
+      return true;
+    uint64_t Now = nowMs();
+    if (working(Ticks))
+      LastWork = Now;
+    if (Now - LastWork >= StallMs || Now - Start >= 30 * uint64_t(StallMs)) {
+      State.TimedOut = true;
+      return false;
+    }
+  }
 }
 
 //===-- The conversation (Protocol.h) -------------------------------------===//
@@ -247,8 +374,14 @@ template <typename T> void putNumber(T V) { put(&V, sizeof(V)); }
 bool send() {
   size_t N = State.OutB;
   State.OutB = 0;
-  return putWhole(State.Out, N, [](const char *D, size_t K) {
-    return ::send(State.Fd, D, K, MSG_NOSIGNAL);
+  return putWhole(State.Out, N, [](const char *D, size_t K) -> ssize_t {
+    for (;;) {
+      ssize_t W = ::send(State.Fd, D, K, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (W >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        return W;
+      if (!waitReady(POLLOUT))
+        return -1;
+    }
   });
 }
 
@@ -258,6 +391,8 @@ bool receive(void *Out, size_t N) {
     return false;
   while (N) {
     if (State.InPos == State.InEnd) {
+      if (!waitReady(POLLIN))
+        return false;
       ssize_t R = read(State.Fd, State.In, InCapB);
       if (R < 0 && errno == EINTR)
         continue;
@@ -378,25 +513,18 @@ CacheEntry *entryOf(uint64_t Pc) {
   return State.Table[Slot];
 }
 
-/// The path of the object mapped at Pc, for frames without names.
-struct ObjectSearch {
-  uint64_t Pc;
-  const char *Path;
-};
-
-int findObject(dl_phdr_info *Info, size_t, void *P) {
-  auto &S = *(ObjectSearch *)P;
-  if (!containsAddress(*Info, S.Pc))
-    return 0;
-  if (Info->dlpi_name && Info->dlpi_name[0]) {
-    S.Path = arenaStrdup(Info->dlpi_name);
-  } else {
-    char Exe[4096];
-    ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
-    if (N > 0)
-      S.Path = arenaStrdup(Exe, (size_t)N);
-  }
-  return 1;
+/// The path of the object mapped at Pc, in arena memory, for frames
+/// without names; null when none maps it.
+const char *objectPath(uint64_t Pc) {
+  dl_phdr_info Info;
+  const uint8_t *EhFrameHdr;
+  if (!findLoadedObject(Pc, Info, EhFrameHdr))
+    return nullptr;
+  if (Info.dlpi_name && Info.dlpi_name[0])
+    return arenaStrdup(Info.dlpi_name);
+  char Exe[4096];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
+  return N > 0 ? arenaStrdup(Exe, (size_t)N) : nullptr;
 }
 
 /// E without names: one frame, its object.
@@ -404,9 +532,7 @@ void describeUnnamed(CacheEntry &E) {
   auto *F = (FrameInfo *)arenaAllocate(sizeof(FrameInfo));
   if (!F)
     return;
-  ObjectSearch S = {E.Pc, nullptr};
-  walkLoadedObjects(findObject, &S);
-  *F = FrameInfo{nullptr, nullptr, 0, S.Path};
+  *F = FrameInfo{nullptr, nullptr, 0, objectPath(E.Pc)};
   E.Frames = F;
   E.NumFrames = 1;
   E.Name = nullptr;
@@ -525,22 +651,27 @@ struct ExecutableLayout {
 };
 ExecutableLayout Exe;
 
-int noteExecutable(dl_phdr_info *Info, size_t, void *) {
-  // The first object is the executable.
-  Exe.Bias = Info->dlpi_addr;
+/// Notes the executable's layout: the object that holds the runtime.
+void noteExecutable() {
+  dl_phdr_info Info;
+  const uint8_t *EhFrameHdr;
+  Exe.Bias = 0;
   Exe.Lo = ~uint64_t(0);
   Exe.Hi = 0;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
+  if (!findLoadedObject((uint64_t)(uintptr_t)&noteExecutable, Info,
+                        EhFrameHdr))
+    return;
+  Exe.Bias = Info.dlpi_addr;
+  for (int I = 0; I < Info.dlpi_phnum; ++I) {
+    const ElfW(Phdr) &Ph = Info.dlpi_phdr[I];
     if (Ph.p_type != PT_LOAD)
       continue;
-    uint64_t Lo = Info->dlpi_addr + Ph.p_vaddr;
+    uint64_t Lo = Info.dlpi_addr + Ph.p_vaddr;
     if (Lo < Exe.Lo)
       Exe.Lo = Lo;
     if (Lo + Ph.p_memsz > Exe.Hi)
       Exe.Hi = Lo + Ph.p_memsz;
   }
-  return 1;
 }
 
 /// The executable's code addresses as Valgrind would have them: a PIE is
@@ -550,7 +681,7 @@ int noteExecutable(dl_phdr_info *Info, size_t, void *) {
 uint64_t printedAddress(void *, uint64_t Pc) {
   if (!Exe.Known) {
     Exe.Known = true;
-    walkLoadedObjects(noteExecutable, nullptr);
+    noteExecutable();
   }
   if (Exe.Bias && Pc >= Exe.Lo && Pc < Exe.Hi)
     return Pc - Exe.Bias + ValgrindPieBaseAddr;
@@ -566,10 +697,17 @@ const Symbolizer &native::processSymbolizer() { return TheSymbolizer; }
 
 void native::stopSymbolizer() { stop(); }
 
+void native::setSymbolizerStallBound(uint32_t Ms) {
+  if (Ms)
+    StallMs = Ms;
+}
+
 void native::symbolizerAfterForkChild() {
   if (State.Fd >= 0)
     close(State.Fd); // the parent's; it goes on talking to it
-  State.Fd = -1;
+  if (State.PidFd >= 0)
+    close(State.PidFd);
+  State.Fd = State.PidFd = State.Pid = -1;
   State.ClosedSent = 0;
   State.InPos = State.InEnd = 0;
 }

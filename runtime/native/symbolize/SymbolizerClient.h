@@ -15,8 +15,9 @@
 // Calls must be serialised by the caller (the runtime holds the model's
 // lock). Nothing here allocates from the heap, and everything it calls is
 // async-signal-safe, so a fatal signal's handler can write a profile. When
-// the symbolizer cannot run, frames are printed with their object only,
-// and one warning says why.
+// the symbolizer cannot run, or stops working without answering, frames
+// are printed with their object only, and one warning says why: no wait
+// for it is unbounded.
 //
 // This folder (symbolize/) calls unwind/ (which objects were unloaded),
 // runtime/support and the symbolizer's protocol, nothing else.
@@ -28,6 +29,8 @@
 
 #include "Symbolizer.h"
 
+#include <stdint.h>
+
 namespace massif {
 namespace native {
 
@@ -38,6 +41,10 @@ const Symbolizer &processSymbolizer();
 /// after each profile is written, so that no process of the runtime's
 /// outlives the program or an exec by more than its end of input.
 void stopSymbolizer();
+
+/// How long the symbolizer may do nothing (neither run nor answer) before
+/// the runtime stops waiting for it; 0 keeps the default, 10 s.
+void setSymbolizerStallBound(uint32_t Ms);
 
 /// In a forked child: the symbolizer process belongs to the parent, and
 /// the child starts its own when it needs one (answers already known stay:
