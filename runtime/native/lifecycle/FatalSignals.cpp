@@ -53,8 +53,13 @@ void native::noteFatalSignals() {
 
 const sigset_t &native::asyncFatalSignals() { return AsyncFatal; }
 
-void native::blockFatalSignals(void *Old) {
-  pthread_sigmask(SIG_BLOCK, &AsyncFatal, (sigset_t *)Old);
+void native::blockSignalsForWrite(void *Old) {
+  sigset_t Mask;
+  sigfillset(&Mask);
+  for (int Sig = 1; Sig < MaxSignal; ++Sig)
+    if (isSynchronous(Sig))
+      sigdelset(&Mask, Sig);
+  pthread_sigmask(SIG_BLOCK, &Mask, (sigset_t *)Old);
 }
 
 void native::restoreSignals(const void *Old) {

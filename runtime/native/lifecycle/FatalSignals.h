@@ -4,8 +4,8 @@
 //
 // The signals whose default action ends the process, which Valgrind reports
 // as fatal and after which Massif's file is written (Signals.cpp puts its
-// handler on them), and the mask of the asynchronous ones, which a write in
-// progress blocks (Write.cpp) so that it is not cut short.
+// handler on them), and the mask a write in progress sets (Write.cpp) so
+// that no signal cuts it short.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +35,12 @@ void noteFatalSignals();
 /// The asynchronous fatal signals, the mask of the runtime's handler.
 const sigset_t &asyncFatalSignals();
 
-/// Blocks the asynchronous fatal signals on this thread (Old receives the
+/// Blocks every asynchronous signal on this thread (Old receives the
 /// previous mask, a sigset_t of at least 128 bytes), so that a write in
-/// progress is not cut short; restoreSignals delivers what came meanwhile.
-void blockFatalSignals(void *Old);
+/// progress is not cut short: not by a fatal signal, nor by a handler of
+/// the program's that calls exit; restoreSignals delivers what came
+/// meanwhile. Faults stay unblocked (a blocked fault kills outright).
+void blockSignalsForWrite(void *Old);
 void restoreSignals(const void *Old);
 
 } // namespace native

@@ -190,22 +190,25 @@ bool armFallback(int Sig) {
 void onFatalSignal(int Sig, siginfo_t *Info, void *) {
   int SavedErrno = errno;
   // Inside the runtime this thread may hold the locks that writing needs.
-  // A signal that can wait is left pending until the thread ends its event
-  // (endEvent delivers it); the first one only, and with a fallback timer.
+  // A signal that can wait is left pending until a thread ends its event
+  // (endEvent delivers it), with a fallback timer that sends it again. The
+  // first one is kept; a later one, or the timer's, that lands inside the
+  // runtime again (a thread waiting for the model's lock, on a busy
+  // machine, may take longer than the timer) only arms the timer anew.
   if (insideRuntime() && canWait(Sig) && ownsRuntime()) {
     // A control request (Control.cpp) may share the word: keep it.
     int Expected =
         __atomic_load_n(&PendingSignal, __ATOMIC_RELAXED) & control::RequestBit;
-    if (__atomic_compare_exchange_n(&PendingSignal, &Expected, Expected | Sig,
-                                    false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-      if (armFallback(Sig)) {
-        errno = SavedErrno;
-        return;
-      }
+    bool Kept = __atomic_compare_exchange_n(&PendingSignal, &Expected,
+                                            Expected | Sig, false,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    if (armFallback(Sig)) {
+      errno = SavedErrno;
+      return;
+    }
+    if (Kept)
       __atomic_fetch_and(&PendingSignal, control::RequestBit,
                          __ATOMIC_RELEASE);
-    }
   }
   dieOf(Sig, Info);
   errno = SavedErrno;

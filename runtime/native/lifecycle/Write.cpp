@@ -286,7 +286,7 @@ static bool writeAfterGlibcFault() {
     return false;
   T.Emergency = true; // for the rest of the process's short life
   uint64_t OldMask[16];
-  blockFatalSignals(OldMask);
+  blockSignalsForWrite(OldMask);
   bool Held = ModelLock::heldHere();
   if (!Held)
     ModelLock::acquire();
@@ -330,7 +330,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
           : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
   if (Ready && ownsRuntime()) {
     uint64_t OldMask[16];
-    blockFatalSignals(OldMask);
+    blockSignalsForWrite(OldMask);
     {
       ModelLock L;
       if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
