@@ -292,6 +292,11 @@ void native::signalsAfterForkChild() {
 }
 
 void native::deliverPendingSignal() {
+  // A child that fork's handlers did not run in (_Fork, a raw clone)
+  // still shares the word with its parent, through the control page: what
+  // is pending there is the parent's, for the parent to take.
+  if (!ownsRuntime())
+    return;
   int Word = __atomic_load_n(&PendingSignal, __ATOMIC_ACQUIRE);
   // A fatal signal first (its fallback timer is running); the word's
   // request bit, if any, stays for whoever comes next.

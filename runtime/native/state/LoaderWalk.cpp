@@ -17,8 +17,15 @@ using namespace massif;
 using namespace massif::native;
 
 // glibc 2.35's lock-free lookup, weak so that an older glibc walks instead.
+// A static program walks too: glibc's malloc calls reach the runtime from
+// inside the lookup's own set-up there, before it can answer.
+#ifdef MASSIF_STATIC_LINK
+static int (*const FindObject)(void *, dl_find_object *) = nullptr;
+#else
 extern "C" int _dl_find_object(void *Pc, dl_find_object *Result)
     __attribute__((weak));
+static int (*const FindObject)(void *, dl_find_object *) = &_dl_find_object;
+#endif
 
 namespace {
 
@@ -61,16 +68,17 @@ bool fromFoundObject(const dl_find_object &F, dl_phdr_info &Info) {
 
 bool native::findLoadedObject(uint64_t Addr, dl_phdr_info &Info,
                               const uint8_t *&EhFrameHdr) {
-  if (&_dl_find_object) {
+  if (FindObject) {
     dl_find_object F;
-    if (_dl_find_object((void *)(uintptr_t)Addr, &F) != 0 ||
+    if (FindObject((void *)(uintptr_t)Addr, &F) != 0 ||
         !fromFoundObject(F, Info) || !containsAddress(Info, Addr))
       return false;
     EhFrameHdr = (const uint8_t *)F.dlfo_eh_frame;
     return true;
   }
-  // A glibc before 2.35: a walk, without LoaderLock, as the caller may hold
-  // the model's (the order of Fork.h).
+  // A glibc before 2.35, or a static program (one object; no dlopen, no
+  // fork hazard): a walk, without LoaderLock, as the caller may hold the
+  // model's (the order of Fork.h).
   Search S = {Addr, &Info, false};
   dl_iterate_phdr(findByWalk, &S);
   EhFrameHdr = S.Found ? ehFrameHdrOf(Info) : nullptr;
