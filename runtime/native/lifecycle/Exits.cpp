@@ -46,6 +46,7 @@ using namespace massif;
 using namespace massif::native;
 
 MASSIF_DECLARE_NEXT(abort);
+MASSIF_DECLARE_NEXT(raise);
 MASSIF_DECLARE_NEXT(execvp);
 MASSIF_DECLARE_NEXT(execvpe);
 MASSIF_DECLARE_NEXT(fexecve);
@@ -58,9 +59,20 @@ using ExecvpeFn = int (*)(const char *, char *const[], char *const[]);
 using FexecveFn = int (*)(int, char *const[], char *const[]);
 
 AbortFn RealAbort = nullptr;
+int (*RealRaise)(int) = nullptr;
 ExecvpFn RealExecvp = nullptr;
 ExecvpeFn RealExecvpe = nullptr;
 FexecveFn RealFexecve = nullptr;
+
+/// glibc's raise(Sig), not the runtime's (Signals.cpp): its frame is in
+/// the stacks of what a SIGABRT handler allocates, as under Valgrind.
+void raiseNow(int Sig) {
+  MASSIF_RESOLVE_NEXT(RealRaise, raise);
+  if (RealRaise)
+    RealRaise(Sig);
+  else
+    syscall(SYS_tgkill, getpid(), gettid(), Sig);
+}
 
 void beforeExec() {
   // Under Valgrind's command line (msrun) nothing is written, as Massif.
@@ -127,6 +139,7 @@ void gatherArgs(char **Argv, const char *Arg0, va_list *Ap, size_t N) {
 
 void native::resolveExitFunctions() {
   MASSIF_RESOLVE_NEXT(RealAbort, abort);
+  MASSIF_RESOLVE_NEXT(RealRaise, raise);
   MASSIF_RESOLVE_NEXT(RealExecvp, execvp);
   MASSIF_RESOLVE_NEXT(RealExecvpe, execvpe);
   MASSIF_RESOLVE_NEXT(RealFexecve, fexecve);
@@ -152,7 +165,7 @@ MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(abort)(void) {
   sigemptyset(&Abrt);
   sigaddset(&Abrt, SIGABRT);
   pthread_sigmask(SIG_UNBLOCK, &Abrt, nullptr);
-  raise(SIGABRT);
+  raiseNow(SIGABRT);
   // The program's handler returned, or SIGABRT is ignored: abort ends the
   // process all the same, by SIGABRT with its default action, which glibc
   // would now set; setting it first keeps the handler from running twice.
@@ -165,7 +178,7 @@ MASSIF_EXPORT void MASSIF_STANDS_IN_FOR(abort)(void) {
   MASSIF_RESOLVE_NEXT(RealAbort, abort);
   if (RealAbort)
     RealAbort();
-  raise(SIGABRT); // not reached with glibc
+  raiseNow(SIGABRT); // not reached with glibc
   exitNow(127);
 }
 

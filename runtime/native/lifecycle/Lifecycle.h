@@ -5,8 +5,14 @@
 // The runtime's life in the process: Start.cpp starts it (options, the
 // model, the start-up snapshot); Write.cpp writes the profile; Exits.cpp
 // interposes _exit, _Exit, abort and the exec family; Signals.cpp catches
-// fatal signals (which they are: FatalSignals.h); Fork.cpp carries every part across fork; Process.cpp
-// reads the command line and the environment. The rules (which process
+// fatal signals (which they are: FatalSignals.h); Fork.cpp carries every
+// part across fork; Process.cpp knows the process (its owner, its start,
+// its command line, environment and file names); Control.cpp and
+// Monitor.cpp serve ms_control's requests; Messages.cpp says what it has
+// to say. Start calls everything; Fork, Exits and Signals call Write;
+// Write and Signals call Control, Control calls Monitor; every one of them
+// calls Process and Messages: no two call each other
+// (test/lint/runtime-calls.test). The rules (which process
 // writes, when a write is skipped, which file name) are in
 // docs/DESIGN-runtime.md, "Exits, signals, exec and fork".
 //
@@ -21,6 +27,7 @@
 #define MASSIF_NATIVE_LIFECYCLE_H
 
 #include "Process.h"
+#include "State.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +42,10 @@ enum class WriteReason {
   Signal,    ///< a fatal signal, from its handler: the last write, no stdio
   Exec,      ///< before exec: recording goes on in case the exec fails
 };
+
+/// True when the calling thread was inside the runtime (an allocation or a
+/// write) when it got here, e.g. from a signal handler.
+inline bool insideRuntime() { return thisThread().InRuntime; }
 
 /// Writes the profile to --massif-out-file (expanded now) unless this
 /// process must not: it is a vfork child or a clone sharing the parent's
@@ -56,14 +67,6 @@ bool writeProfile(WriteReason Why, const char *Event);
 /// writeProfile. Call on the exiting thread, outside any event.
 bool writeExitProfile(WriteReason Why, const char *Event);
 
-/// True when the calling thread was inside the runtime (an allocation or a
-/// write) when it got here, e.g. from a signal handler.
-bool insideRuntime();
-
-/// True in the process whose runtime state this is: false in a vfork child
-/// (or a clone without fork's handlers) that shares or copied its memory
-/// without the runtime knowing.
-bool ownsRuntime();
 
 /// The control channel (Control.cpp, support/ControlChannel.h): opened by
 /// start-up and in a forked child (before anything else touches the
@@ -82,33 +85,6 @@ void installFatalSignalHandlers();
 /// needs dlsym once the process is ending. Called once by start-up.
 void resolveExitFunctions();
 
-/// What start-up found (Start.cpp): the working directory, against which
-/// a relative --massif-out-file is resolved (null if unknown), and the
-/// command line for the cmd: line.
-const char *startCwd();
-const ProcessArgs &processArgs();
-
-/// Prints Massif's complaint about a bad option: each line of Text after
-/// "massif: ", then Valgrind's pointer to --help (Start.cpp).
-void reportBadOption(const char *Text);
-
-/// Makes the calling process the one whose profile this is (Write.cpp):
-/// at start-up; a forked child becomes it through modelAfterForkChild.
-void becomeOwner();
-
-/// Expands Pattern as --xtree-memory-file is expanded (Write.cpp): %p,
-/// %q{VAR}, %n from the process's one counter, a relative name made
-/// absolute against the start-up directory. For the xtmemory monitor
-/// command. False, with Massif's reason in Reason, when the name is bad.
-bool expandXtreeName(const char *Pattern, char *Out, size_t OutB,
-                     char *Reason, size_t ReasonB);
-
-/// Milliseconds since the runtime (or the forked child) started: the
-/// time= of a Massif-format xtree report.
-uint64_t msSinceStart();
-
-/// Ends the process with Status at once, without running anything.
-[[noreturn]] void exitNow(int Status);
 
 } // namespace native
 } // namespace massif

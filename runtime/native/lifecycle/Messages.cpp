@@ -19,7 +19,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lifecycle.h"
 #include "Messages.h"
 #include "OutFile.h"
 #include "Process.h"
@@ -115,4 +114,11 @@ void native::writeVerboseLine(const char *Text) {
   addDecimal(Prefix, N, (uint64_t)getpid());
   memcpy(Prefix + N, "-- Massif: ", 12);
   writeLines(messageFd(), Prefix, Text);
+}
+
+void native::reportBadOption(const char *Text) {
+  writeLines(2, "massif: ", Text);
+  // Valgrind's last line after an option error.
+  writeLines(2, "massif: ",
+             "Use --help for more information or consult the user manual.");
 }

@@ -93,7 +93,7 @@ void closeFile(void *Ctx, bool Ok, TextWriter &Reply) {
 bool expandName(void *, const char *Pattern, char *Out, size_t OutB,
                 TextWriter &Reply) {
   char Reason[256];
-  if (expandXtreeName(Pattern, Out, OutB, Reason, sizeof(Reason)))
+  if (expandOutputName(Pattern, Out, OutB, Reason, sizeof(Reason)))
     return true;
   // Valgrind ends the process over a bad name; a command only answers.
   putLogPrefix(Reply);

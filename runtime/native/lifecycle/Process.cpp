@@ -12,12 +12,15 @@
 #include "Process.h"
 
 #include "Arena.h"
+#include "OutFile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -29,6 +32,30 @@ namespace {
 
 int CtorArgc = 0;
 char **CtorArgv = nullptr;
+
+char StartCwd[4096];
+bool HaveStartCwd = false;
+ProcessArgs Args = {};
+
+// The process the runtime state belongs to: set at start-up and in a forked
+// child. A vfork child (or a clone that skipped fork's handlers) sees
+// another pid and never writes, since it shares or copied the state behind
+// the runtime's back.
+pid_t OwnerPid = 0;
+/// When the runtime started.
+uint64_t StartMs = 0;
+// The %n counter of the file options, per process.
+uint32_t FileSequence = 0;
+
+uint64_t monotonicMs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
+}
+
+const char *getEnv(const char *Name) {
+  return native::getEnvironmentVariable(Name);
+}
 
 /// Reads a whole /proc file into arena memory (NUL-terminated, size in
 /// SizeB); null when it cannot be read.
@@ -65,7 +92,9 @@ char *readWholeFile(const char *Path, size_t &SizeB) {
 
 } // namespace
 
-void native::readProcessArgs(ProcessArgs &Out) {
+/// Reads /proc/self/cmdline into arena memory; falls back to the arguments
+/// given to noteConstructorArgs when /proc is not readable.
+static void readProcessArgs(ProcessArgs &Out) {
   size_t SizeB = 0;
   char *Text = readWholeFile("/proc/self/cmdline", SizeB);
   if (!Text || SizeB == 0) {
@@ -113,4 +142,45 @@ const char *native::getOptionsVariable() {
     if (strncmp(Env + I, Name, sizeof(Name) - 1) == 0)
       return Env + I + sizeof(Name) - 1;
   return nullptr;
+}
+
+void native::noteStart() {
+  HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
+  readProcessArgs(Args);
+  OwnerPid = getpid();
+  StartMs = monotonicMs();
+}
+
+void native::noteArgsAgain() {
+  if (Args.Argc == 0)
+    readProcessArgs(Args);
+}
+
+const char *native::startCwd() { return HaveStartCwd ? StartCwd : nullptr; }
+
+const ProcessArgs &native::processArgs() { return Args; }
+
+bool native::runtimeStarted() { return OwnerPid != 0; }
+
+bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
+
+void native::processAfterForkChild() {
+  FileSequence = 0;
+  OwnerPid = getpid();
+}
+
+uint64_t native::msSinceStart() { return monotonicMs() - StartMs; }
+
+bool native::expandOutputName(const char *Pattern, char *Out, size_t OutB,
+                              char *Reason, size_t ReasonB) {
+  NameContext C = {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
+  return expandFileName(Pattern, C, Out, OutB, Reason, ReasonB);
+}
+
+[[noreturn]] void native::exitNow(int Status) {
+  // What glibc's _exit does, without going through the interposed _exit.
+  for (;;) {
+    syscall(SYS_exit_group, Status);
+    syscall(SYS_exit, Status);
+  }
 }

@@ -59,9 +59,6 @@ uint64_t valgrindClientHeapBase() {
 }
 
 // Zero-initialised storage: no constructors run for any of it.
-char StartCwd[4096];
-bool HaveStartCwd = false;
-ProcessArgs Args = {};
 
 uint64_t readMs() {
   timespec T;
@@ -219,8 +216,7 @@ RuntimeState initialise() {
   initModules();
   Clock C = chooseClock(*O);
 
-  HaveStartCwd = getcwd(StartCwd, sizeof(StartCwd)) != nullptr;
-  readProcessArgs(Args);
+  noteStart();
 
   StackDepot *Depot = new (DepotMem) StackDepot();
   Depot->init(A);
@@ -250,7 +246,6 @@ RuntimeState initialise() {
     Prof->setSnapshotTrace(SnapshotTrace{verboseLine, nullptr});
   Prof->startup();
 
-  becomeOwner();
   // Registered first, so it runs after every handler the program adds.
   at_quick_exit(onQuickExit);
   resolveExitFunctions();
@@ -291,18 +286,6 @@ bool native::prepareEvent(ThreadState &T) {
   return true;
 }
 
-const char *native::startCwd() { return HaveStartCwd ? StartCwd : nullptr; }
-
-const ProcessArgs &native::processArgs() { return Args; }
-
-void native::reportBadOption(const char *Text) {
-  writeLines(2, "massif: ", Text);
-  // Valgrind's last line after an option error.
-  writeLines(2, "massif: ",
-             "Use --help for more information or consult the user manual.");
-}
-
-bool native::insideRuntime() { return thisThread().InRuntime; }
 
 // Runs before the program's own constructors (default priority), so a bad
 // MASSIF_OPTIONS stops the program before main even if nothing allocates.
@@ -310,6 +293,6 @@ __attribute__((constructor(101))) static void massifConstructor(int Argc,
                                                                 char **Argv) {
   InsideRuntime Inside;
   noteConstructorArgs(Argc, Argv);
-  if (ensureInitialised() && Args.Argc == 0)
-    readProcessArgs(Args); // /proc was unreadable at an earlier start-up
+  if (ensureInitialised())
+    noteArgsAgain(); // /proc was unreadable at an earlier start-up
 }

@@ -45,17 +45,7 @@ using namespace massif::native;
 
 namespace {
 
-// The %n counter of --massif-out-file, per process.
-uint32_t FileSequence = 0;
-// The process the runtime state belongs to: set at start-up and in a forked
-// child. A vfork child (or a clone that skipped fork's handlers) sees
-// another pid and never writes, since it shares or copied the state behind
-// the runtime's back.
-pid_t OwnerPid = 0;
-
 void onExit() { writeExitProfile(WriteReason::Exit, "exit"); }
-
-const char *getEnv(const char *Name) { return getEnvironmentVariable(Name); }
 
 /// Reports a bad --massif-out-file the way Massif does and ends the process
 /// with status 1, as Valgrind does, whichever way the process was ending.
@@ -93,23 +83,7 @@ bool OutPathReady = false;
 char XtPath[4096];
 bool XtPathReady = false;
 
-/// When the runtime started (or the forked child began), for the time= of
-/// a Massif-format xtree report.
-uint64_t StartMs = 0;
-
-uint64_t monotonicMs() {
-  timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
-}
-
 bool wantXtree() { return TheModel.Opts->XtreeMemory != XtreeMode::None; }
-
-/// How this process expands a file option's name: its pid, the start-up
-/// directory, and the %n counter all file options share.
-NameContext nameContext() {
-  return {(uint64_t)getpid(), startCwd(), &FileSequence, getEnv};
-}
 
 /// Expands the name of file option Option (Pattern) into Out unless Ready
 /// says it already is; reports a bad name as Valgrind does. Returns
@@ -119,8 +93,7 @@ bool expandOnce(const char *Option, const char *Pattern, char *Out,
   if (Ready)
     return true;
   char Reason[512];
-  if (!expandFileName(Pattern, nameContext(), Out, OutB, Reason,
-                      sizeof(Reason))) {
+  if (!expandOutputName(Pattern, Out, OutB, Reason, sizeof(Reason))) {
     badOutFile(Pattern, Reason, Why, Option);
     return false;
   }
@@ -212,13 +185,6 @@ void writeXtreeFile(WriteReason Why) {
 
 } // namespace
 
-bool native::expandXtreeName(const char *Pattern, char *Out, size_t OutB,
-                             char *Reason, size_t ReasonB) {
-  return expandFileName(Pattern, nameContext(), Out, OutB, Reason, ReasonB);
-}
-
-uint64_t native::msSinceStart() { return monotonicMs() - StartMs; }
-
 namespace {
 
 /// Expands the output name (unless runFreeres did) and writes the profile.
@@ -244,11 +210,6 @@ bool writeProfileFile(WriteReason Why) {
 
 } // namespace
 
-void native::becomeOwner() {
-  OwnerPid = getpid();
-  StartMs = monotonicMs();
-}
-
 void native::modelBeforeFork() { ModelLock::acquire(); }
 
 void native::modelAfterForkParent() { ModelLock::release(); }
@@ -258,18 +219,7 @@ void native::modelAfterForkParent() { ModelLock::release(); }
 void native::modelAfterForkChild() {
   TheModel.Owner = nullptr;
   TheModel.Lock.reset();
-  FileSequence = 0;
-  OwnerPid = getpid();
-}
-
-bool native::ownsRuntime() { return OwnerPid != 0 && getpid() == OwnerPid; }
-
-[[noreturn]] void native::exitNow(int Status) {
-  // What glibc's _exit does, without going through the interposed _exit.
-  for (;;) {
-    syscall(SYS_exit_group, Status);
-    syscall(SYS_exit, Status);
-  }
+  processAfterForkChild();
 }
 
 /// The write of a process dying of a fault or an abort inside glibc's
@@ -313,7 +263,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
       return writeAfterGlibcFault();
     // This thread may hold the model lock, the arena lock or glibc's: a
     // write now could deadlock or read a half-updated model.
-    if (OwnerPid == 0 || ownsRuntime()) {
+    if (!runtimeStarted() || ownsRuntime()) {
       const char *Parts[] = {"massif: warning: ", Event,
                              " while inside the allocator; no profile written"};
       writeLine(warningFd(), Parts, 3);

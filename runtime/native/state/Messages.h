@@ -37,6 +37,10 @@ void setMessageLevel(bool Quiet, bool Silent);
 /// its own log file when the name has %p.
 void messagesAfterForkChild(const Options &O);
 
+/// Prints Massif's complaint about a bad option: each line of Text after
+/// "massif: ", then Valgrind's pointer to --help.
+void reportBadOption(const char *Text);
+
 /// Writes each line of Text as Valgrind's verbose lines of Massif:
 /// "--PID-- Massif: <line>".
 void writeVerboseLine(const char *Text);

@@ -246,7 +246,7 @@ void killSymbolizer() {
   if (State.PidFd >= 0)
     syscall(SYS_pidfd_send_signal, State.PidFd, SIGKILL, nullptr, 0);
   else if (State.Pid > 0)
-    ::kill(State.Pid, SIGKILL);
+    syscall(SYS_kill, State.Pid, SIGKILL); // not the runtime's kill
 }
 
 /// The symbolizer went away, answered nonsense or stopped working: no more

@@ -20,7 +20,6 @@
 #include "LoaderWalk.h"
 
 #include "EhFrame.h"
-#include "Modules.h"
 
 #include <sched.h>
 #include <elf.h>
@@ -101,7 +100,6 @@ bool native::computeFrameRule(uint64_t Addr, FrameRule &Out) {
   const uint8_t *EhFrameHdr;
   if (!findLoadedObject(Addr, Info, EhFrameHdr))
     return false;
-  noteModule(Info); // classify it (instrumented or not) while we are here
   CfiRow Row;
   if (!EhFrameHdr || !readCfiRow(EhFrameHdr, Addr, Row) || !reduce(Row, Out))
     return false;
@@ -157,7 +155,8 @@ uint32_t slotOf(uint64_t Addr) {
 
 } // namespace
 
-bool native::lookupFrameRule(uint64_t Addr, FrameRule &R) {
+bool native::lookupFrameRule(uint64_t Addr, FrameRule &R, bool &Computed) {
+  Computed = false;
   uint32_t Slot = slotOf(Addr);
   for (uint32_t I = 0; I < MaxProbes; ++I) {
     Cell &C = TheCache[(Slot + I) & (CacheCells - 1)];
@@ -174,6 +173,7 @@ bool native::lookupFrameRule(uint64_t Addr, FrameRule &R) {
       break;
   }
 
+  Computed = true;
   if (!computeFrameRule(Addr, R))
     return false;
   bool Packable;

@@ -55,7 +55,9 @@ struct FrameRule {
 /// interrupted instruction), from the cache or from .eh_frame. Returns false
 /// when none is known: no module maps Addr, the module has no entry for it,
 /// or its CFI uses a form the walk does not follow (the walk then ends).
-bool lookupFrameRule(uint64_t Addr, FrameRule &R);
+/// Computed says whether it had to be read from .eh_frame (the first time
+/// the walk meets Addr).
+bool lookupFrameRule(uint64_t Addr, FrameRule &R, bool &Computed);
 
 /// Computes the rule for Addr from .eh_frame, bypassing the cache.
 bool computeFrameRule(uint64_t Addr, FrameRule &R);

@@ -189,6 +189,13 @@ void native::noteModule(const dl_phdr_info &Info) {
   addCodeRanges(Info);
 }
 
+void native::noteModuleAt(uint64_t Addr) {
+  dl_phdr_info Info;
+  const uint8_t *EhFrameHdr;
+  if (findLoadedObject(Addr, Info, EhFrameHdr))
+    noteModule(Info);
+}
+
 int native::openProcessMaps() {
   int Fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
   return Fd >= 0 ? Fd : open("/proc/self/maps", O_RDONLY | O_CLOEXEC);

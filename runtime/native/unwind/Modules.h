@@ -57,6 +57,9 @@ void initModules();
 /// the frame-pointer ranges. Cheap after the first call for an object.
 void noteModule(const dl_phdr_info &Info);
 
+/// noteModule for the object that maps Addr, if any.
+void noteModuleAt(uint64_t Addr);
+
 /// Whether the executable's file has a symbol table (.symtab), so that
 /// its main will be named "main" and Massif's cut below main applies.
 /// Reads the file's section headers; no allocation.

@@ -151,7 +151,12 @@ struct Bounds {
 /// printed address (for the clone3 substitution).
 bool stepRule(const Regs &R, const Bounds &B, Regs &Out, uint64_t *Patch) {
   FrameRule F;
-  if (!lookupFrameRule(R.Exact ? R.Ip : R.Ip - 1, F))
+  uint64_t Addr = R.Exact ? R.Ip : R.Ip - 1;
+  bool Computed;
+  bool Known = lookupFrameRule(Addr, F, Computed);
+  if (Computed)
+    noteModuleAt(Addr); // met for the first time: classify its object
+  if (!Known)
     return false;
   if (F.Clone3Start) {
     if (uint64_t Pc = threadStartPc())

@@ -452,8 +452,12 @@ TEST(UnwindTest, SignalTrampolineRuleReadsTheSavedContext) {
   EXPECT_EQ(R.Bp, FrameRule::AtSp);
   // The cache gives the same.
   FrameRule C;
-  ASSERT_TRUE(lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C));
-  ASSERT_TRUE(lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C));
+  bool Computed;
+  ASSERT_TRUE(
+      lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C, Computed));
+  ASSERT_TRUE(
+      lookupFrameRule((uint64_t)(uintptr_t)Now.sa_restorer - 1, C, Computed));
+  EXPECT_FALSE(Computed); // the second time, from the cache
   EXPECT_EQ(C.Cfa, R.Cfa);
   EXPECT_EQ(C.CfaOff, R.CfaOff);
   EXPECT_EQ(C.RaOff, R.RaOff);
