@@ -273,11 +273,16 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
   T.InRuntime = true;
   bool Written = false;
   // exit() may be the first thing a process does; the other ends come from
-  // a running program, which was set up long before.
-  bool Ready =
-      Why == WriteReason::Exit
-          ? ensureInitialised()
-          : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive;
+  // a running program, which was set up long before. A profile already
+  // finished may still be being written, on another thread, which holds
+  // the model's lock until it is done: this end waits for it too, or a
+  // fatal signal taken here would end the process in the middle of that
+  // write (the stress harness's signal-alloc lost 2 profiles in 160 runs).
+  uint32_t State = Why == WriteReason::Exit
+                       ? (ensureInitialised(), __atomic_load_n(&TheState,
+                                                               __ATOMIC_ACQUIRE))
+                       : __atomic_load_n(&TheState, __ATOMIC_ACQUIRE);
+  bool Ready = State == StateActive || State == StateFinished;
   if (Ready && ownsRuntime()) {
     uint64_t OldMask[16];
     blockSignalsForWrite(OldMask);

@@ -15,7 +15,7 @@
 // patched when the main thread's probes are turned on (before main, while
 // the process has one thread), or at once for an image registered after
 // that (from its constructor, inside dlopen, before any of its code
-// runs). The code is made writable for the patch and given back its
+// runs; each time it is loaded). The code is made writable for the patch and given back its
 // protection after. A sled whose bytes are not the expected no-op is left
 // alone.
 //
@@ -45,7 +45,7 @@ struct SledEntry {
 };
 
 constexpr uint8_t NoOp[6] = {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00};
-constexpr uint32_t MaxImages = 256; // warnDropped names it
+constexpr uint32_t MaxImages = 256; // before main; warnDropped names it
 
 struct Range {
   const SledEntry *Begin, *End;
@@ -71,8 +71,8 @@ void warnOnce(bool &Warned, const char *Line) {
 void warnDropped() {
   static bool Warned = false;
   warnOnce(Warned, "massif: warning: --stacks=yes: more than 256 images "
-                   "with stack probes; the frames of the later ones are "
-                   "not counted");
+                   "with stack probes before main; the frames of the later "
+                   "ones are not counted");
 }
 
 /// Overwrites the sleds of R with calls through their slots.
@@ -119,18 +119,22 @@ void patch(const Range &R) {
 extern "C" MASSIF_EXPORT void __massif_register_stack_sleds(const void *Begin,
                                                             const void *End) {
   Range R = {(const SledEntry *)Begin, (const SledEntry *)End};
+  // Once the probes are on, an image is patched as it registers (patch
+  // leaves sleds already patched alone): nothing to keep. An image
+  // dlopen'ed, closed and opened again at the same address is new code
+  // with its no-ops back, and patched again.
+  if (Enabled) {
+    patch(R);
+    return;
+  }
   for (uint32_t I = 0; I < NumImages; ++I)
     if (Images[I].Begin == R.Begin)
       return; // every module of an image registers the same section
   if (NumImages == MaxImages) {
     Dropped = true;
-    if (Enabled)
-      warnDropped();
     return;
   }
   Images[NumImages++] = R;
-  if (Enabled)
-    patch(R);
 }
 
 void native::enableStackSleds() {
