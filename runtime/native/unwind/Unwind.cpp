@@ -300,13 +300,23 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// Whether the stack still holds every word T read (its addresses lie in
 /// the stack bounds, the same as when recorded).
 bool sameTail(const TailMemo &T) {
-  WordPair Diff2 = {0, 0};
-  for (uint32_t I = 0; I < T.NumPairs; ++I) {
-    WordPair W;
-    memcpy(&W, (const void *)T.PairAddr[I], sizeof(W));
-    Diff2 |= W ^ T.PairValue[I];
+  // Two chains of loads and compares, which the processor overlaps.
+  WordPair DiffA = {0, 0}, DiffB = {0, 0};
+  uint32_t I = 0;
+  for (; I + 2 <= T.NumPairs; I += 2) {
+    WordPair A, B;
+    memcpy(&A, (const void *)T.PairAddr[I], sizeof(A));
+    memcpy(&B, (const void *)T.PairAddr[I + 1], sizeof(B));
+    DiffA |= A ^ T.PairValue[I];
+    DiffB |= B ^ T.PairValue[I + 1];
   }
-  uintptr_t Diff = Diff2[0] | Diff2[1];
+  if (I < T.NumPairs) {
+    WordPair A;
+    memcpy(&A, (const void *)T.PairAddr[I], sizeof(A));
+    DiffA |= A ^ T.PairValue[I];
+  }
+  DiffA |= DiffB;
+  uintptr_t Diff = DiffA[0] | DiffA[1];
   for (uint32_t I = 0; I < T.NumSingles; ++I)
     Diff |= *(const uintptr_t *)T.SingleAddr[I] ^ T.SingleValue[I];
   return Diff == 0;
@@ -481,8 +491,36 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
   return withoutRuntimeFrames(All, N, Pcs);
 }
 
+namespace {
+
+/// The common case of captureStackId, kept small: the allocating call
+/// comes from the same call site at the same stack position as a recent
+/// capture whose id is known, and the stack still holds every word that
+/// capture's walk read. 0 otherwise (the capture then takes the long way,
+/// which finds the same when it applies).
+StackId replayedId(const UnwindStart &Start, uint32_t Max) {
+  const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
+  CaptureCache *C = threadArea().Cache;
+  if (!C || Start.ResumeFrame || !onStack(Start, Entry))
+    return 0;
+  uintptr_t Ip = Entry[1], Sp = (uintptr_t)Entry + 16, Bp = Entry[0];
+  const TailMemo &T = C->tailFor(Ip, Sp);
+  const StackIdMemo &Ids = T.Ids;
+  if (!T.Valid || !Ids.Id || T.Ip != Ip || T.Sp != Sp || T.Bp != Bp ||
+      T.Stop != Start.StopFrame || Ids.NumHead != 1 ||
+      Ids.Head[0] != Ip - 1 ||
+      (T.Cut ? 1 + T.NumFrames != Max : 1 + T.NumFrames > Max) ||
+      T.Generation != ruleGeneration() || !sameTail(T))
+    return 0;
+  return Ids.Id;
+}
+
+} // namespace
+
 StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
                                uint32_t Max) {
+  if (StackId Id = replayedId(Start, Max))
+    return Id;
   uint64_t Pcs[MaxCapturedFrames], Kept[MaxCapturedFrames];
   CaptureResult C = capture(Start, Pcs, Max, /*IdOnly=*/true);
   if (C.Known)
