@@ -17,6 +17,8 @@
 
 using namespace massif;
 
+bool massif::RuntimeThreads = false;
+
 static void futexWait(uint32_t *Addr, uint32_t Expected) {
   syscall(SYS_futex, Addr, FUTEX_WAIT_PRIVATE, Expected, nullptr, nullptr, 0);
 }

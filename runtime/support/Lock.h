@@ -11,8 +11,10 @@
 // __libc_single_threaded says so (it turns false in every thread creation,
 // glibc's internal ones included, before the new thread runs, and never
 // back), and lock and unlock are then plain stores, as glibc's own malloc
-// skips its atomics. A mutex taken that way and released after a second
-// thread appeared is released correctly: the state word is the same.
+// skips its atomics; unless the runtime runs a thread of its own, which
+// glibc does not know of (RuntimeThreads). A mutex taken that way and
+// released after a second thread appeared is released correctly: the
+// state word is the same.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,13 +27,23 @@ extern "C" char __libc_single_threaded; // glibc 2.32+
 
 namespace massif {
 
+/// Set (and never cleared but in a forked child) when the runtime starts a
+/// thread of its own, which __libc_single_threaded does not count.
+extern bool RuntimeThreads;
+
+/// Whether no other thread can contend for a lock now.
+inline bool lockUncontended() {
+  return __atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+         !__atomic_load_n(&RuntimeThreads, __ATOMIC_RELAXED);
+}
+
 class Mutex {
 public:
   constexpr Mutex() = default;
 
   /// Blocks until the mutex is held; spins briefly before sleeping.
   void lock() {
-    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+    if (lockUncontended()) {
       __atomic_store_n(&State, 1u, __ATOMIC_RELAXED);
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
       return;
@@ -40,7 +52,7 @@ public:
   }
   /// Takes the mutex if it is free; whether it did.
   bool tryLock() {
-    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+    if (lockUncontended()) {
       lock();
       return true;
     }
@@ -50,7 +62,7 @@ public:
   }
   /// Releases the mutex, waking one waiter if there is one.
   void unlock() {
-    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+    if (lockUncontended()) {
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
       __atomic_store_n(&State, 0u, __ATOMIC_RELAXED);
       return;

@@ -51,13 +51,25 @@ SCENARIOS = {
 }
 
 # The option sets runs take in turn: Massif's default and what changes the
-# runtime's paths (bytes as time, stack probes, xtree stacks of frees).
+# runtime's paths (bytes as time, stack probes, xtree stacks of frees, the
+# model's thread from the first event). Leading NAME=VALUE words go to the
+# environment, the rest to MASSIF_OPTIONS.
 OPTION_SETS = [
     "--time-unit=B",
     "",
     "--time-unit=B --stacks=yes",
     "--time-unit=ms --xtree-memory=full --xtree-memory-file=xt.%p",
+    "MASSIF_MODEL_THREAD=yes --time-unit=B",
 ]
+
+
+def split_option_set(words):
+    """The environment's part of an option set, and MASSIF_OPTIONS."""
+    env, rest = {}, words.split()
+    while rest and "=" in rest[0] and not rest[0].startswith("-"):
+        name, _, value = rest.pop(0).partition("=")
+        env[name] = value
+    return env, " ".join(rest)
 
 
 def build(compiler, out_dir):
@@ -128,7 +140,8 @@ def one_run(args, prog, plugin, scenario, options, index, stats, log):
     want_status, want_profiles = SCENARIOS[scenario]
     n = args.children
     work = tempfile.mkdtemp(prefix="%s-" % scenario, dir=args.work)
-    env = dict(os.environ, MASSIF_OPTIONS=options)
+    extra, massif_options = split_option_set(options)
+    env = dict(os.environ, MASSIF_OPTIONS=massif_options, **extra)
     cmd = [prog, scenario, str(n)] + ([plugin] if scenario == "dlclose" else [])
     problems = []
     started = time.monotonic()

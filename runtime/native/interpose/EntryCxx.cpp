@@ -112,12 +112,13 @@ MASSIF_ALWAYS_INLINE void deleteBlock(void *P, DeleteFn Delete,
     return;
   }
   GuardScope G{*T};
-  // With threads, the library's delete is a free, and frees are batched
-  // (EventRing.h); a program's own operator delete runs now, after the
+  // With threads, or the model's thread, the library's delete is a free,
+  // and frees are batched (EventRing.h); a program's own operator delete runs now, after the
   // model has applied the free. The library's free would claim the block
   // (LiveStarts.h); the batched one claims it here.
   StackId FreeStack = freeStack(*T, EntryFrame);
-  if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+  if ((!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+       __atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED)) &&
       deletesAreFrees()) {
     if (!claimForFree(P) || ringFree(P, FreeStack))
       return;

@@ -20,6 +20,7 @@
 
 #include "Fork.h"
 
+#include "Applier.h"
 #include "Arena.h"
 #include "Lifecycle.h"
 #include "LoaderWalk.h"
@@ -80,6 +81,7 @@ void afterForkChild() {
   sigset_t Mask = SavedMask;
   bool Was = SavedInRuntime;
   threadAreaAfterForkChild();
+  applierAfterForkChild(); // first: the locks are uncontended again
   arenaAfterForkChild();
   countersAfterForkChild();
   modulesAfterForkChild();

@@ -47,6 +47,11 @@ MASSIF_PRESERVE_ALL inline uint64_t singleThreadInstructions() {
   return ExitedInstructions + A.Instructions;
 }
 
+/// What every thread has counted but the one whose counter is at Except:
+/// the threads that exited, and the live ones now. From any thread (the
+/// model's too); takes the registry's lock.
+uint64_t instructionsBesides(const unsigned long long *Except);
+
 /// Whether any linked code counts instructions (defines the pass's marker).
 bool instructionCountersLinked();
 

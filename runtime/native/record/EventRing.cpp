@@ -17,6 +17,12 @@
 // which fork takes too: a child never inherits a ring whose blocks were
 // half handed back (it would free them a second time).
 //
+// The model's thread (Applier.cpp) applies the one ring of a program of
+// one thread, in batches, whenever the model's lock is free; that ring's
+// frees have their blocks back in glibc already (EventFreeReleased), and
+// its reallocs take two slots. It stops at the first event a program of
+// several threads makes, which is theirs to apply: it never calls glibc.
+//
 //===----------------------------------------------------------------------===//
 
 #include "EventRing.h"
@@ -29,6 +35,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 using namespace massif;
@@ -39,10 +46,16 @@ namespace native {
 
 /// EventFreeApplied: a free the model applied, its block for the owner to
 /// release (a parked free's block is released by whoever unparks it).
+/// EventFreeReleased: a free whose block is back in glibc already (the one
+/// thread's, with the model's thread). EventRealloc: Addr = the new block,
+/// ReqB its size, the next slot (EventReallocFrom) the old block.
 enum EventKind : uint8_t {
   EventAlloc = 1,
   EventFree = 2,
   EventFreeApplied = 3,
+  EventFreeReleased = 4,
+  EventRealloc = 5,
+  EventReallocFrom = 6,
 };
 
 struct Event {
@@ -55,18 +68,31 @@ struct Event {
 };
 
 constexpr uint32_t RingCap = 1024; // 32 KiB of events per thread
+/// The ring of the one thread whose events the model's thread applies:
+/// room for the events of the model's thread's longest sleep (Applier.cpp).
+constexpr uint32_t SingleRingCap = 8192; // 256 KiB
 /// A ring being applied frees its slots every this many events, so that
 /// its thread, waiting for room, goes on early.
 constexpr uint32_t HeadStep = 64;
 
 struct Ring {
-  uint32_t Head; ///< the next event to apply (consumer, model lock)
-  uint32_t Tail; ///< the next slot to fill (the owner)
+  // The consumer's and the owner's words on lines of their own: the two
+  // run on different cores.
+  alignas(64) uint32_t Head; ///< the next event to apply (consumer, model lock)
+  alignas(64) uint32_t Tail; ///< the next slot to fill (the owner)
   uint32_t Released; ///< the next applied event to settle (SettleLock)
   Mutex SettleLock;  ///< the owner settling, or fork
   Ring *Prev, *Next; ///< the list of rings (model lock)
-  Event Slots[RingCap];
+  /// The owner's instruction counter (ThreadArea.h), read while its events
+  /// are applied; the ring leaves the list before its thread ends.
+  const unsigned long long *OwnerCounter;
+  uint32_t Cap; ///< slots: RingCap, or SingleRingCap; a power of two
+  Event Slots[]; ///< Cap of them
 };
+
+static size_t ringBytes(uint32_t Cap) {
+  return sizeof(Ring) + Cap * sizeof(Event);
+}
 
 } // namespace native
 } // namespace massif
@@ -82,8 +108,10 @@ Ring *LastRing = nullptr;
 pthread_key_t RingKey;
 pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
 
-/// The time of the ring event being applied, for eventClock.
-uint64_t OverrideTime = 0;
+/// The time of the ring event being applied, for eventClock. Written at
+/// every event applied, by the model's thread too: on a cache line apart
+/// from what the program's threads read at every event (ApplierRunning).
+alignas(64) uint64_t OverrideTime = 0;
 /// The last reading eventClock gave (time never goes back).
 uint64_t LastTime = 0;
 
@@ -177,6 +205,8 @@ void apply(Event &E) {
       E.Kind = EventFreeApplied;
     return;
   }
+  if (E.Kind == EventReallocFrom)
+    return; // a realloc's second slot, applied with its first
   Profile &Prof = *TheModel.Prof;
   if (E.Kind == EventAlloc) {
     uint64_t AlignB = E.AlignLog2P1 ? uint64_t(1) << (E.AlignLog2P1 - 1) : 0;
@@ -187,45 +217,75 @@ void apply(Event &E) {
     }
     return;
   }
+  if (E.Kind == EventFreeReleased) {
+    Prof.onFree(E.Addr, E.Stack);
+    return;
+  }
   if (Prof.onFree(E.Addr, E.Stack) || !park(E.Addr))
     E.Kind = EventFreeApplied;
 }
 
-/// Applies R's events up to its published tail; Own when R is the calling
-/// thread's. Model lock held.
-void applyRing(Ring &R, bool Own) {
+/// Applies a realloc logged by the one thread (its block is in glibc's
+/// hands already).
+void applyRealloc(const Event &E, uint64_t OldAddr) {
+  if (active())
+    TheModel.Prof->onRealloc(OldAddr, E.Addr, E.ReqB, E.Stack);
+}
+
+/// How applyRing stopped.
+enum class Applied { All, Max, ForeignEvent };
+
+/// Applies R's events up to its published tail, at most Max of them (a
+/// realloc's two slots count as one). With ForApplier it stops before an
+/// event only a program thread may apply (EventFree: applying it may
+/// release a parked block to glibc). Model lock held.
+Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
   uint32_t H = R.Head;
   uint32_t T = __atomic_load_n(&R.Tail, __ATOMIC_ACQUIRE);
   if (H == T)
-    return;
-  // Each event's time: with instructions, the process's count now less
-  // what the ring's thread has run since the event; with milliseconds, the
-  // event's own reading; with bytes, the model's own (not read).
+    return Applied::All;
+  // Each event's time: with instructions, what the ring's thread had run
+  // at the event plus what every other thread has run by now; with
+  // milliseconds, the event's own reading; with bytes, the model's own
+  // (not read).
   TimeUnit Unit = TheModel.Opts->TimeUnit;
-  uint64_t Total = 0, OwnerNow = 0;
-  if (Unit == TimeUnit::Instructions) {
-    Total = __massif_instructions_total();
-    OwnerNow = Own ? threadArea().Instructions
-                   : R.Slots[(T - 1) % RingCap].Clock;
-  }
+  uint64_t Others = 0;
+  if (Unit == TimeUnit::Instructions)
+    Others = instructionsBesides(R.OwnerCounter);
+  Applied How = Applied::All;
+  uint32_t Count = 0;
   for (; H != T; ++H) {
-    Event &E = R.Slots[H % RingCap];
-    uint64_t Behind = OwnerNow - E.Clock;
-    OverrideTime = Unit == TimeUnit::Instructions
-                       ? (Behind < Total ? Total - Behind : 0)
-                       : E.Clock;
+    Event &E = R.Slots[H & (R.Cap - 1)];
+    if (Count == Max) {
+      How = Applied::Max;
+      break;
+    }
+    if (ForApplier && E.Kind == EventFree) {
+      How = Applied::ForeignEvent;
+      break;
+    }
+    if (E.Kind == EventRealloc && H + 1 == T)
+      break; // its second slot is not published yet
+    OverrideTime = Unit == TimeUnit::Instructions ? Others + E.Clock : E.Clock;
     ApplyingRingEvent = Unit != TimeUnit::Bytes;
-    apply(E);
+    if (E.Kind == EventRealloc) {
+      ++H;
+      applyRealloc(E, R.Slots[H & (R.Cap - 1)].Addr);
+    } else {
+      apply(E);
+    }
+    ++Count;
     if ((H + 1) % HeadStep == 0)
       __atomic_store_n(&R.Head, H + 1, __ATOMIC_RELEASE);
   }
   ApplyingRingEvent = false;
-  __atomic_store_n(&R.Head, T, __ATOMIC_RELEASE);
+  __atomic_store_n(&R.Head, H, __ATOMIC_RELEASE);
+  return How;
 }
 
 void applyEveryRing() {
   for (Ring *R = Rings; R; R = R->Next)
-    applyRing(*R, R == ownRing());
+    applyRing(*R);
 }
 
 void unlinkRing(Ring *R) {
@@ -251,13 +311,16 @@ __attribute__((noinline)) Ring *createRing() {
   // pthread_once and pthread_setspecific may allocate: inside the event,
   // that goes to glibc.
   pthread_once(&RingKeyOnce, createRingKey);
-  auto *R = (Ring *)arenaAllocate(sizeof(Ring));
+  uint32_t Cap = singleProducer() ? SingleRingCap : RingCap;
+  auto *R = (Ring *)arenaAllocate(ringBytes(Cap));
   if (!R)
     return nullptr;
+  R->Cap = Cap;
   {
     ModelLock L;
     R->Prev = LastRing;
     R->Next = nullptr;
+    R->OwnerCounter = &threadArea().Instructions;
     if (LastRing)
       LastRing->Next = R;
     else
@@ -275,8 +338,10 @@ inline Ring *ringForEvent() {
   ThreadArea &A = threadArea();
   if (Ring *R = A.OwnRing)
     return R;
-  // Retired at the thread's end: events are applied directly.
-  if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+  // Retired at the thread's end: events are applied directly; so are they
+  // while the process has one thread and no model's thread.
+  if ((__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+       !__atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED)) ||
       (A.RingRetired && endedHere(A)))
     return nullptr;
   return createRing();
@@ -287,7 +352,7 @@ void settle(Ring &R) {
   MutexLock L(R.SettleLock);
   uint32_t H = __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
   for (uint32_t I = R.Released; I != H; ++I) {
-    const Event &E = R.Slots[I % RingCap];
+    const Event &E = R.Slots[I & (R.Cap - 1)];
     if (E.Kind == EventFreeApplied)
       glibcFree((void *)E.Addr);
   }
@@ -315,22 +380,27 @@ constexpr uint32_t EagerStep = 128;
 
 Event &nextSlot(Ring &R) {
   uint32_t T = R.Tail;
-  if (T % EagerStep == 0) {
+  if (__atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED)) {
+    // The model's thread applies (and is never woken by this one: the
+    // scheduler would then run it on this core, behind this thread).
+    if (T % EagerStep == 0)
+      settle(R);
+  } else if (T % EagerStep == 0) {
     uint32_t Used = T - __atomic_load_n(&R.Head, __ATOMIC_ACQUIRE);
-    if (Used >= EagerStep && Used < RingCap)
+    if (Used >= EagerStep && Used < R.Cap)
       tryApplyEveryRing();
     settle(R);
   }
-  for (uint32_t Wait = 0; T - R.Released == RingCap; ++Wait) {
+  for (uint32_t Wait = 0; T - R.Released == R.Cap; ++Wait) {
     settle(R); // another thread may have applied the ring meanwhile
-    if (T - R.Released < RingCap || tryApplyEveryRing())
+    if (T - R.Released < R.Cap || tryApplyEveryRing())
       continue; // settled on the next check
     if (Wait < 1024)
       __builtin_ia32_pause();
     else
       sched_yield();
   }
-  return R.Slots[T % RingCap];
+  return R.Slots[T & (R.Cap - 1)];
 }
 
 void publish(Ring &R) {
@@ -389,7 +459,18 @@ static size_t chunkSizeB(const void *P) { return ((const size_t *)P)[-1] & ~size
 
 bool native::ringFreeSlow(void *P, StackId FreeStack) {
   Ring *R = ringForEvent();
-  if (!R || chunkSizeB(P) >= HoldMaxB)
+  if (!R)
+    return false;
+  if (singleProducer()) {
+    // The model meets this free before any later allocation of this
+    // thread, the only one: the block may go back to glibc now.
+    Event &E = nextSlot(*R);
+    E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFreeReleased, 0};
+    publish(*R);
+    glibcFree(P);
+    return true;
+  }
+  if (chunkSizeB(P) >= HoldMaxB)
     return false;
   Event &E = nextSlot(*R);
   E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFree, 0};
@@ -397,9 +478,20 @@ bool native::ringFreeSlow(void *P, StackId FreeStack) {
   return true;
 }
 
+void native::ringRealloc(void *Old, void *New, size_t ReqB, StackId Stack) {
+  Ring *R = ringForEvent();
+  uint64_t Time = eventTime();
+  Event &E = nextSlot(*R);
+  E = Event{(uint64_t)New, ReqB, Time, Stack, EventRealloc, 0};
+  publish(*R);
+  Event &From = nextSlot(*R);
+  From = Event{(uint64_t)Old, 0, Time, 0, EventReallocFrom, 0};
+  publish(*R);
+}
+
 void native::applyOwnRingSlow() {
   Ring *R = ownRing();
-  applyRing(*R, true);
+  applyRing(*R);
   settle(*R);
 }
 
@@ -433,7 +525,7 @@ void native::retireOwnRing() {
   }
   ownRing() = nullptr;
   markEnded(threadArea(), &ThreadArea::RingRetired);
-  arenaDeallocate(R, sizeof(Ring));
+  arenaDeallocate(R, ringBytes(R->Cap));
 }
 
 // Every ring but the forking thread's own: that one a signal handler
@@ -464,12 +556,48 @@ void native::ringsAfterForkChild() {
     if (R != ownRing()) {
       settle(*R);
       unlinkRing(R);
-      arenaDeallocate(R, sizeof(Ring));
+      arenaDeallocate(R, ringBytes(R->Cap));
+    }
+  }
+  // A child of one thread, without the model's thread, applies its events
+  // directly again.
+  if (Ring *Own = ownRing()) {
+    if (__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED)) {
+      settle(*Own);
+      unlinkRing(Own);
+      arenaDeallocate(Own, ringBytes(Own->Cap));
+      ownRing() = nullptr;
     }
   }
 }
 
-bool native::ApplyingRingEvent = false;
+alignas(64) bool native::ApplyingRingEvent = false;
+
+//===-- The model's thread ------------------------------------------------===//
+
+// Read by the program's threads at every event; written once, and when
+// the model's thread sleeps or wakes.
+alignas(64) bool native::ApplierRunning = false;
+
+int native::applierBatch(uint32_t Max) {
+  if (!__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) || !active())
+    return -1;
+  if (!ModelLock::tryAcquire())
+    return 0;
+  int Count = 0;
+  bool Foreign = false;
+  for (Ring *R = Rings; R && !Foreign; R = R->Next) {
+    uint32_t Before = R->Head;
+    Applied How = applyRing(*R, Max, /*ForApplier=*/true);
+    Count += (int)(R->Head - Before);
+    Foreign = How == Applied::ForeignEvent;
+  }
+  ModelLock::release();
+  return Foreign ? -1 : Count;
+}
+
+
+
 
 uint64_t native::eventClock(uint64_t (*Read)()) {
   uint64_t V = ApplyingRingEvent ? OverrideTime : Read();

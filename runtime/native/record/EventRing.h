@@ -36,7 +36,13 @@
 // Rings are applied when full, before such a direct event; all of them
 // when a thread starts or ends, before the profile is
 // written and in a forked child; every ring in the order the rings were
-// made. Each event carries its time: the thread's instruction
+// made.
+//
+// A program of one thread that allocates a lot has its events applied by
+// the model's thread (Applier.h) on another core: its one ring is then
+// used too, and since no other thread can be handed a freed block before
+// the model has seen the free in that same ring, its frees release their
+// blocks at once and its reallocs are logged like the rest. Each event carries its time: the thread's instruction
 // counter (--time-unit=i) or the millisecond clock (ms); the model's clock
 // reads the event's time while the event is applied (eventClock).
 //
@@ -63,16 +69,34 @@ __attribute__((always_inline)) inline Ring *&ownRing() {
   return threadArea().OwnRing;
 }
 
+/// Whether the model's thread (Applier.h) applies the events of the
+/// process's one thread.
+extern bool ApplierRunning __attribute__((visibility("hidden")));
+
 /// Whether the calling thread's events may go through a ring. While the
-/// process has had one thread only, no ring exists and events are applied
-/// directly: the common case costs two loads, not a call.
+/// process has had one thread only, and no model's thread, no ring exists
+/// and events are applied directly: the common case costs three loads,
+/// not a call.
 inline bool mayUseRing() {
-  return ownRing() || !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED);
+  return ownRing() ||
+         !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) ||
+         __atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED);
+}
+
+/// Whether the calling thread is the process's one thread, whose events
+/// the model's thread applies: its freed blocks go back to glibc at once.
+inline bool singleProducer() {
+  return __atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED) &&
+         __atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED);
 }
 
 bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
 bool ringFreeSlow(void *P, StackId FreeStack);
 void applyOwnRingSlow();
+
+/// Logs realloc(Old) = New of ReqB bytes, done already, for the model's
+/// thread (singleProducer only). Inside an event.
+void ringRealloc(void *Old, void *New, size_t ReqB, StackId Stack);
 
 /// Appends an allocation to the calling thread's ring. False when the
 /// process has one thread (or the thread has no ring): apply it directly.
@@ -117,9 +141,17 @@ uint64_t eventClock(uint64_t (*Read)());
 /// Model lock held.
 extern bool ApplyingRingEvent;
 
+/// The model's thread's side (Applier.cpp). applierBatch applies up to Max
+/// events of the rings, if the model's lock is free: how many, or -1 when
+/// the model's thread must end (the process has more threads now, or the
+/// profile is written), having applied none. Called from a thread glibc
+/// does not know: it must not reach glibc's allocator.
+int applierBatch(uint32_t Max);
+
 /// Across fork (Fork.h): no other thread is handing blocks of its applied
 /// frees back to glibc. The child applies the rings of the threads that
-/// are gone, releases their blocks and forgets them. Model lock held.
+/// are gone, releases their blocks and forgets them; a child of one
+/// thread goes back to applying its events directly. Model lock held.
 void ringsBeforeFork();
 void ringsAfterForkParent();
 void ringsAfterForkChild();

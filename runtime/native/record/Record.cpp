@@ -6,12 +6,15 @@
 // intern it (no lock), then one short critical section around the model.
 // Frees are recorded before the memory goes back to glibc and reallocs are
 // performed inside the critical section, so an address is never live twice
-// in the model when threads race to reuse it.
+// in the model when threads race to reuse it; a program of one thread whose
+// events the model's thread applies (Applier.h) logs them instead, in its
+// order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Record.h"
 
+#include "Applier.h"
 #include "EventRing.h"
 #include "LiveStarts.h"
 #include "Unwind.h"
@@ -60,10 +63,13 @@ void native::recordAlloc(ThreadState &T, void *P, size_t ReqB, size_t AlignB,
                       : captureAndIntern(T, EntryFrame);
   if (ringAlloc(P, ReqB, AlignB, Stack))
     return;
-  ModelLock L;
-  // The model replays Valgrind's allocator to find the slop.
-  if (active())
-    TheModel.Prof->onMalloc((uint64_t)P, ReqB, AlignB, Stack);
+  {
+    ModelLock L;
+    // The model replays Valgrind's allocator to find the slop.
+    if (active())
+      TheModel.Prof->onMalloc((uint64_t)P, ReqB, AlignB, Stack);
+  }
+  noteDirectEvent();
 }
 
 void native::catchUpFor(uint64_t Addr) {
@@ -75,11 +81,14 @@ void native::catchUpFor(uint64_t Addr) {
 }
 
 void native::recordFree(void *P, StackId FreeStack) {
-  ModelLock L;
-  if (!active())
-    return;
-  catchUpFor((uint64_t)P);
-  TheModel.Prof->onFree((uint64_t)P, FreeStack);
+  {
+    ModelLock L;
+    if (!active())
+      return;
+    catchUpFor((uint64_t)P);
+    TheModel.Prof->onFree((uint64_t)P, FreeStack);
+  }
+  noteDirectEvent();
 }
 
 StackId native::captureFreeStack(ThreadState &T, const void *EntryFrame,
@@ -92,15 +101,28 @@ StackId native::captureFreeStack(ThreadState &T, const void *EntryFrame,
 void *native::reallocAndRecord(ThreadState &T, void *P, size_t SizeB,
                                const void *EntryFrame) {
   StackId Stack = captureAndIntern(T, EntryFrame);
-  ModelLock L;
-  if (active())
-    catchUpFor((uint64_t)P);
-  void *NewP = glibcRealloc(P, SizeB);
-  // P was claimed (LiveStarts.h); on failure the old block is untouched
-  // and live again, and the model is untouched too.
-  TheLiveStarts.mark(NewP ? NewP : P);
-  if (NewP && active())
-    TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, Stack);
+  if (singleProducer()) {
+    // The model's thread meets it in this thread's order, after the free
+    // or allocation that could hand out the same address.
+    void *NewP = glibcRealloc(P, SizeB);
+    TheLiveStarts.mark(NewP ? NewP : P);
+    if (NewP)
+      ringRealloc(P, NewP, SizeB, Stack);
+    return NewP;
+  }
+  void *NewP;
+  {
+    ModelLock L;
+    if (active())
+      catchUpFor((uint64_t)P);
+    NewP = glibcRealloc(P, SizeB);
+    // P was claimed (LiveStarts.h); on failure the old block is untouched
+    // and live again, and the model is untouched too.
+    TheLiveStarts.mark(NewP ? NewP : P);
+    if (NewP && active())
+      TheModel.Prof->onRealloc((uint64_t)P, (uint64_t)NewP, SizeB, Stack);
+  }
+  noteDirectEvent();
   return NewP;
 }
 

@@ -12,6 +12,6 @@
 using namespace massif;
 using namespace massif::native;
 
-uint32_t native::TheState = StateUninitialised;
+alignas(64) uint32_t native::TheState = StateUninitialised;
 
 Model native::TheModel = {};

@@ -84,7 +84,9 @@ extern uint32_t TheState MASSIF_HIDDEN;
 struct Model {
   Mutex Lock;              ///< taken through ModelLock
   ThreadState *Owner;      ///< the thread holding Lock, or null
-  Options *Opts;
+  // What every event reads, a cache line apart from the lock, which the
+  // model's thread (record/Applier.h) writes at every batch.
+  alignas(64) Options *Opts;
   StackDepot *Depot;
   Profile *Prof;
   uint32_t CaptureMax; ///< frames to capture (lifecycle/Start.cpp, captureMax)

@@ -1,0 +1,181 @@
+//===- Applier.cpp - The model's thread -----------------------------------===//
+//
+// Part of massif-native, under the MIT licence.
+//
+// See Applier.h. The thread is started with clone (CLONE_THREAD and the
+// rest of what a thread shares, CLONE_SETTLS for a thread pointer of its
+// own) on memory of the runtime's: its stack, then room for the static TLS
+// that glibc's code would address below the thread pointer (errno, should
+// a system call's wrapper fail), then the thread control block, whose
+// header is the starting thread's (its stack guard and pointer guard)
+// pointing at itself, and whose area at %fs:0x80 (ThreadArea.h) says the
+// thread is inside the runtime. It loops: a batch of events under the
+// model's lock when the lock is free, short pauses while events come, and
+// sleeps, longer and longer, while none do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Applier.h"
+
+#include "EventRing.h"
+#include "Lock.h"
+#include "State.h"
+#include "SystemMemory.h"
+
+#include <sched.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+using namespace massif;
+using namespace massif::native;
+
+uint32_t native::DirectEvents = 0;
+
+namespace {
+
+bool Allowed = false;
+bool Tried = false; ///< once per process
+
+constexpr size_t StackB = 256 * 1024;
+/// Below the thread pointer: where glibc's static TLS would be.
+constexpr size_t TlsB = 64 * 1024;
+/// The thread control block, and the rest of glibc's thread descriptor
+/// after it, which glibc's code may read (zero: no cancellation).
+constexpr size_t TcbB = 8 * 1024;
+/// The header of glibc's x86-64 thread control block (tcbhead_t) before
+/// the runtime's area: copied from the starting thread.
+constexpr size_t TcbHeaderB = MASSIF_ABI_THREAD_AREA_OFFSET;
+/// Batches: at most this many events under the lock at a time.
+constexpr uint32_t BatchEvents = 512;
+/// A batch smaller than this is followed by a pause, so that the next one
+/// is bigger: each batch costs the lock, the clock's reading and the cache
+/// lines that move between the cores, and the program's thread pays for
+/// every line the model's thread reads while it writes.
+constexpr int FullBatch = 128;
+/// The pause, in time-stamp counter ticks (a few microseconds).
+constexpr uint64_t PauseTicks = 8192;
+/// Pauses without events before the thread sleeps, and its sleeps: from
+/// 50 us, doubling while nothing comes, to 1 ms, within which the one
+/// thread's ring (8,192 events) does not fill at the rates programs
+/// allocate (a ring that fills is applied by its own thread meanwhile).
+/// Nobody wakes the thread: woken by the program's thread, the scheduler
+/// would run it on that thread's core, behind it, and the two would share
+/// one core while another sat idle. (Sleeping between all batches, for
+/// about as long as their events take to come, measured slower: lua 1.60
+/// times native against 1.43.)
+constexpr uint32_t IdlePauses = 16;
+constexpr uint64_t FirstSleepNs = 50 * 1000, LastSleepNs = 1000 * 1000;
+
+void pause() {
+  uint64_t Until = __builtin_ia32_rdtsc() + PauseTicks;
+  while (__builtin_ia32_rdtsc() < Until)
+    __builtin_ia32_pause();
+}
+
+/// The raw system call: glibc's wrappers would set errno (in memory glibc
+/// did not set up for this thread) and test for cancellation.
+long rawSyscall(long Nr, long A1, long A2) {
+  long Ret;
+  __asm__ volatile("syscall"
+                   : "=a"(Ret)
+                   : "0"(Nr), "D"(A1), "S"(A2)
+                   : "rcx", "r11", "memory");
+  return Ret;
+}
+
+void sleepNs(uint64_t Ns) {
+  timespec T = {(time_t)(Ns / 1000000000), (long)(Ns % 1000000000)};
+  rawSyscall(SYS_nanosleep, (long)&T, 0);
+}
+
+int applierMain(void *) {
+  ThreadArea &A = threadArea();
+  A.Thread.InRuntime = true; // nothing it does is an event
+  A.Thread.StackKnown = true;
+  // Sleeps of microseconds, not the 50 us the kernel may add by default.
+  rawSyscall(SYS_prctl, PR_SET_TIMERSLACK, 1000);
+  uint64_t SleepNs = FirstSleepNs;
+  for (uint32_t Idle = 0;;) {
+    int N = applierBatch(BatchEvents);
+    if (N < 0)
+      break;
+    if (N > 0) {
+      Idle = 0;
+      SleepNs = FirstSleepNs;
+      if (N < FullBatch)
+        pause();
+      continue;
+    }
+    if (++Idle < IdlePauses) {
+      pause();
+      continue;
+    }
+    sleepNs(SleepNs);
+    SleepNs = SleepNs * 2 < LastSleepNs ? SleepNs * 2 : LastSleepNs;
+  }
+  // The program's threads apply their rings from now on.
+  __atomic_store_n(&ApplierRunning, false, __ATOMIC_RELEASE);
+  return 0;
+}
+
+/// How many CPUs the process may run on.
+int usableCpus() {
+  cpu_set_t Set;
+  if (sched_getaffinity(0, sizeof(Set), &Set) != 0)
+    return 1;
+  return CPU_COUNT(&Set);
+}
+
+} // namespace
+
+void native::allowApplier(bool Allow, bool Eager) {
+  Allowed = Allow && usableCpus() >= 2;
+  if (Allowed && Eager)
+    DirectEvents = ApplierStartEvents - 1; // the next event starts it
+}
+
+void native::startApplier() {
+  if (!Allowed || Tried ||
+      !__atomic_load_n(&__libc_single_threaded, __ATOMIC_RELAXED))
+    return;
+  Tried = true;
+  char *Mem = (char *)systemMmap(nullptr, StackB + TlsB + TcbB,
+                                 PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                                 -1, 0);
+  if (Mem == MAP_FAILED)
+    return;
+  char *Tcb = Mem + StackB + TlsB;
+  char *Self;
+  __asm__("movq %%fs:0, %0" : "=r"(Self));
+  memcpy(Tcb, Self, TcbHeaderB);
+  void **Header = (void **)Tcb;
+  Header[0] = Tcb; // tcbhead_t.tcb: the thread pointer's first word
+  Header[2] = Tcb; // tcbhead_t.self
+  // From now on the runtime's locks are contended.
+  __atomic_store_n(&RuntimeThreads, true, __ATOMIC_SEQ_CST);
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  int Tid = clone(applierMain, Mem + StackB,
+                  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+                      CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS,
+                  nullptr, nullptr, Tcb, nullptr);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  if (Tid <= 0) {
+    __atomic_store_n(&RuntimeThreads, false, __ATOMIC_SEQ_CST);
+    systemMunmap(Mem, StackB + TlsB + TcbB);
+    return;
+  }
+  __atomic_store_n(&ApplierRunning, true, __ATOMIC_RELEASE);
+}
+
+void native::applierAfterForkChild() {
+  __atomic_store_n(&ApplierRunning, false, __ATOMIC_RELAXED);
+  __atomic_store_n(&RuntimeThreads, false, __ATOMIC_RELAXED);
+  Tried = false;
+  DirectEvents = 0;
+}

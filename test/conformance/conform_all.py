@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Runs every %conform line of the given programs, on one engine.
+
+    conform_all.py [--engine=vex|native] CONFORM_PY WORKDIR PROGRAM...
+
+Each `RUN: %conform ARGS` line of each conformance program is run with
+conform.py, against `valgrind --tool=massif` (see conform.py), on the
+engine given:
+
+* vex (CONFORM_ENGINE=vex): the program is built with plain clang (no
+  mscc) and run with `msrun --engine=vex`, and the massif.out files must
+  be equal. A line with --time-unit=B runs a second time without it, in
+  instructions (Massif's default unit); for a program built with -pthread
+  that second run is compared loosely (CONFORM_VEX_LOOSE, see conform.py),
+  since Valgrind interleaves threads as the host schedules them.
+* native: the program is built with mscc, as the conformance tests build
+  it, and the ms_print reports must be equal; whatever the caller's
+  environment says to the runtime (MASSIF_MODEL_THREAD=yes, say) applies.
+
+Prints one line per failing run with its differences, then
+"ENGINE conformance: EQUAL of TOTAL runs equal (PROGRAMS programs)". Exit
+status 0 when every run is equal.
+"""
+import concurrent.futures
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+RUN = re.compile(r"RUN:\s*%conform\s+(.*)$")
+
+
+def runs(paths, engine):
+    for path in sorted(paths):
+        base = os.path.basename(path)
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                m = RUN.search(line)
+                if m:
+                    yield base, n, path, m.group(1)
+                    if engine == "vex" and " --time-unit=B" in m.group(1):
+                        unit_i = m.group(1).replace(" --time-unit=B", "")
+                        yield base, f"{n}i", path, unit_i
+
+
+def one(engine, conform, work, base, n, path, args):
+    tmp = os.path.join(work, f"{base}.{n}")
+    words = [w.replace("%s", path).replace("%t", tmp).replace("%%", "%")
+             for w in shlex.split(args)]
+    env = dict(os.environ)
+    if engine == "vex":
+        env["CONFORM_ENGINE"] = "vex"
+    if str(n).endswith("i") and "-pthread" in args:
+        env["CONFORM_VEX_LOOSE"] = "1"
+    p = subprocess.run([sys.executable, conform] + words, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       errors="replace")
+    return base, n, args, p.returncode, p.stdout
+
+
+def main():
+    args = sys.argv[1:]
+    engine = "vex"
+    if args and args[0].startswith("--engine="):
+        engine = args.pop(0).split("=", 1)[1]
+    if engine not in ("vex", "native"):
+        sys.exit("conform_all.py: --engine is vex or native")
+    conform, work = args[0], os.path.abspath(args[1])
+    os.makedirs(work, exist_ok=True)
+    todo = list(runs(args[2:], engine))
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for base, n, argv, rc, out in ex.map(
+                lambda r: one(engine, conform, work, *r), todo):
+            if rc != 0:
+                failed += 1
+                print(f"DIFFERS {base}:{n}: {argv}\n{out}")
+    programs = len({r[0] for r in todo})
+    print(f"{engine} conformance: {len(todo) - failed} of {len(todo)} runs equal "
+          f"({programs} programs)")
+    return 1 if failed or not todo else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

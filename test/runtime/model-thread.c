@@ -1,0 +1,119 @@
+// The model's thread (runtime/native/record/Applier.h): with
+// MASSIF_MODEL_THREAD=yes it applies the program's events from the first
+// one, with =no never, by default once the program has made 16,384. The
+// profiles are the same either way, byte for byte: mallocs, frees,
+// reallocs that grow and shrink, calloc, malloc_usable_size (answered from
+// the model at once), a forked child (which applies its events itself),
+// and a thread (after which the program's threads apply their rings). The
+// program counts its tasks at each step: the model's thread is a thread of
+// the process that glibc does not know.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %mscc -O1 %s -o prog -lpthread
+// RUN: env MASSIF_MODEL_THREAD=yes MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=yes.%%p" ./prog > yes.log
+// RUN: env MASSIF_MODEL_THREAD=no MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=no.%%p" ./prog > no.log
+// RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=default.%%p" ./prog > default.log
+// RUN: %FileCheck %s --check-prefix=YES < yes.log
+// RUN: %FileCheck %s --check-prefix=NO < no.log
+// RUN: %FileCheck %s --check-prefix=AUTO < default.log
+// RUN: %python %S/Inputs/same-profiles.py yes no default
+// YES: before: 2 tasks
+// YES-NEXT: child: 1 task
+// YES-NEXT: after the thread: 1 task
+// NO: before: 1 task
+// NO-NEXT: child: 1 task
+// NO-NEXT: after the thread: 1 task
+// AUTO: before: 2 tasks
+// AUTO-NEXT: child: 1 task
+// AUTO-NEXT: after the thread: 1 task
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void *volatile Keep[256];
+
+/// The process's threads (the 20th field of /proc/self/stat), read
+/// without allocating, so that the profiles stay the same.
+static int tasks(void) {
+  char Buf[1024];
+  int Fd = open("/proc/self/stat", O_RDONLY);
+  ssize_t N = read(Fd, Buf, sizeof(Buf) - 1);
+  close(Fd);
+  Buf[N > 0 ? N : 0] = 0;
+  char *P = strrchr(Buf, ')');
+  for (int Field = 2; P && Field < 20; ++Field)
+    P = strchr(P + 1, ' ');
+  return P ? atoi(P + 1) : -1;
+}
+
+/// Prints how many tasks the process has; waits up to 200 ms for it to
+/// have no more than Most, as the model's thread ends at its next look at
+/// the rings.
+static void say(const char *When, int Most) {
+  int N = tasks();
+  for (int Waited = 0; N > Most && Waited < 200; ++Waited) {
+    usleep(1000);
+    N = tasks();
+  }
+  printf("%s: %d task%s\n", When, N, N == 1 ? "" : "s");
+  fflush(stdout);
+}
+
+__attribute__((noinline)) static void churn(unsigned Rounds, unsigned Seed) {
+  size_t Usable = 0;
+  for (unsigned I = 0; I < Rounds; ++I) {
+    Seed = Seed * 1103515245u + 12345u;
+    unsigned K = (Seed >> 8) % 256;
+    switch ((Seed >> 20) % 5) {
+    case 0:
+      free(Keep[K]);
+      Keep[K] = malloc(16 + (Seed >> 4) % 700);
+      break;
+    case 1:
+      Keep[K] = realloc(Keep[K], 8 + (Seed >> 3) % 3000);
+      break;
+    case 2:
+      free(Keep[K]);
+      Keep[K] = calloc(1 + (Seed >> 5) % 40, 12);
+      break;
+    case 3:
+      if (Keep[K])
+        Usable += malloc_usable_size(Keep[K]);
+      break;
+    default:
+      free(Keep[K]);
+      Keep[K] = NULL;
+    }
+  }
+  if (Usable == 1)
+    puts("unlikely");
+}
+
+static void *worker(void *Arg) {
+  churn(2000, (unsigned)(size_t)Arg);
+  return NULL;
+}
+
+int main(void) {
+  churn(20000, 1);
+  say("before", 2);
+  pid_t C = fork();
+  if (C == 0) {
+    say("child", 1);
+    churn(20000, 2);
+    exit(0);
+  }
+  waitpid(C, NULL, 0);
+  pthread_t T;
+  pthread_create(&T, NULL, worker, (void *)3);
+  pthread_join(T, NULL);
+  churn(5000, 4);
+  say("after the thread", 1);
+  for (int K = 0; K < 256; ++K)
+    free(Keep[K]);
+  return 0;
+}
