@@ -115,11 +115,24 @@ Side sideAt(const Profile &P, size_t Index, size_t TreeIndex) {
   Out.Snapshot = S.Number;
   Out.MarkedPeak = S.Tree == TreeKind::Peak;
   Out.T = {S.HeapBytes, S.ExtraBytes, S.StackBytes};
-  if (TreeIndex != SIZE_MAX && P.Snapshots[TreeIndex].detailed()) {
+  if (TreeIndex != SIZE_MAX && TreeIndex <= Index &&
+      P.Snapshots[TreeIndex].detailed()) {
     Out.HasTree = true;
     Out.TreeSnapshot = P.Snapshots[TreeIndex].Number;
+    Out.TreeOffset = Index - TreeIndex;
+    Out.TreeHeap = P.Snapshots[TreeIndex].HeapBytes;
   }
   return Out;
+}
+
+/// Whether the two sides' trees compare: taken as far before their
+/// totals' snapshots (the same position from the end, at the end).
+Locations locationsOf(const Side &A, const Side &B) {
+  if (!A.HasTree || !B.HasTree)
+    return Locations::NoTree;
+  if (A.TreeOffset != B.TreeOffset)
+    return Locations::DifferentMoments;
+  return A.TreeOffset ? Locations::SameOffset : Locations::TotalsSnapshots;
 }
 
 /// Sort order of the kinds of change.
@@ -132,7 +145,9 @@ Moment compareAt(std::string Name, const Profile &A, size_t AIndex,
   M.Name = std::move(Name);
   M.A = sideAt(A, AIndex, ATree);
   M.B = sideAt(B, BIndex, BTree);
-  M.HaveRows = M.A.HasTree && M.B.HasTree;
+  M.From = locationsOf(M.A, M.B);
+  M.HaveRows =
+      M.From == Locations::TotalsSnapshots || M.From == Locations::SameOffset;
   if (!M.HaveRows)
     return M;
   ByLocation InA, InB;
@@ -196,6 +211,20 @@ const char *changeName(Change C) {
     break;
   }
   return "same";
+}
+
+const char *locationsName(Locations L) {
+  switch (L) {
+  case Locations::TotalsSnapshots:
+    return "totals_snapshots";
+  case Locations::SameOffset:
+    return "same_offset";
+  case Locations::DifferentMoments:
+    return "different_moments";
+  case Locations::NoTree:
+    break;
+  }
+  return "no_tree";
 }
 
 bool deltaPercent(uint64_t A, uint64_t B, double &Percent) {

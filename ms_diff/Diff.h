@@ -10,7 +10,13 @@
 //         snapshot, which may be an earlier one.
 //
 // At each moment the totals (heap, extra-heap, stacks, their sum) are
-// compared, and the bytes by location, when both sides have a tree there:
+// compared, and the bytes by location when both sides have a tree there
+// taken at comparable moments: the trees of the totals' snapshots, or
+// trees as many snapshots before them on both sides. At the end, when
+// one file's last tree is further from its last snapshot than the
+// other's, the trees are of different moments (one side may have freed
+// what the other still holds) and their locations are not compared.
+// The locations are grouped:
 //
 //   by site      each code node directly under the root (the caller of
 //                malloc/new, or of mmap/brk with --pages-as-heap), keyed by
@@ -76,8 +82,27 @@ struct Side {
   bool MarkedPeak = false;
   /// The snapshot= number the locations come from; valid when HasTree.
   uint64_t TreeSnapshot = 0;
+  /// How many snapshots the tree's comes before the totals' (0: the
+  /// same one); valid when HasTree.
+  uint64_t TreeOffset = 0;
+  /// The tree snapshot's heap (mem_heap_B); valid when HasTree.
+  uint64_t TreeHeap = 0;
   bool HasTree = false;
   Totals T;
+};
+
+/// Where a moment's locations come from, and whether they are compared.
+enum class Locations {
+  /// Both sides' trees are the totals' snapshots.
+  TotalsSnapshots,
+  /// Both sides' trees are the same number of snapshots before the
+  /// totals' (Side::TreeOffset, not 0).
+  SameOffset,
+  /// The trees are different numbers of snapshots before the totals':
+  /// taken at moments that do not compare, they are not compared.
+  DifferentMoments,
+  /// A side has no tree: nothing to compare.
+  NoTree,
 };
 
 /// The comparison at one moment.
@@ -86,7 +111,9 @@ struct Moment {
   std::string Name;
   Side A;
   Side B;
-  /// False when either side has no tree there; Rows is then empty.
+  Locations From = Locations::NoTree;
+  /// True when the locations are compared (TotalsSnapshots, SameOffset);
+  /// Rows is empty otherwise.
   bool HaveRows = false;
   /// Grew (largest growth first), shrank (largest fall first), new
   /// (largest first), gone (largest first), same (largest first); ties in
@@ -106,6 +133,9 @@ Comparison compare(const msprint::model::Profile &A,
 
 /// "grew", "shrank", "new", "gone", "same".
 const char *changeName(Change C);
+
+/// "totals_snapshots", "same_offset", "different_moments", "no_tree".
+const char *locationsName(Locations L);
 
 /// Delta as a percentage of A: false when A is 0 and B is not (no
 /// percentage); 0 when both are 0.

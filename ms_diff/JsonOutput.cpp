@@ -7,10 +7,13 @@
 //   {"format": "massif-native-diff", "version": 1, "by": "site"|"function",
 //    "files": {"a": {"path", "cmd", "desc", "time_unit"}, "b": {...}},
 //    "moments": [{"moment": "peak"|"end",
-//                 "a": {"snapshot", "heap_tree_peak", "tree_snapshot"},
+//                 "a": {"snapshot", "heap_tree_peak", "tree_snapshot",
+//                       "tree_offset", "tree_heap"},
 //                 "b": {...},
 //                 "totals": {"heap"|"extra_heap"|"stacks"|"total":
 //                            {"a", "b", "delta", "percent"}},
+//                 "locations": "totals_snapshots"|"same_offset"|
+//                              "different_moments"|"no_tree",
 //                 "rows": [{"change", "location", "frames", "a", "b",
 //                           "delta", "percent"}] or null,
 //                 "unchanged": n}],
@@ -78,11 +81,18 @@ void appendSide(std::string &Out, const Side &S) {
   appendNumber(Out, S.Snapshot);
   Out += ",\"heap_tree_peak\":";
   Out += S.MarkedPeak ? "true" : "false";
-  Out += ",\"tree_snapshot\":";
-  if (S.HasTree)
-    appendNumber(Out, S.TreeSnapshot);
-  else
-    Out += "null";
+  auto tree = [&](const char *Name, uint64_t V) {
+    Out += ",\"";
+    Out += Name;
+    Out += "\":";
+    if (S.HasTree)
+      appendNumber(Out, V);
+    else
+      Out += "null";
+  };
+  tree("tree_snapshot", S.TreeSnapshot);
+  tree("tree_offset", S.TreeOffset);
+  tree("tree_heap", S.TreeHeap);
   Out += '}';
 }
 
@@ -105,7 +115,9 @@ void appendMoment(std::string &Out, const Report &R, const Moment &M) {
   total("extra_heap", M.A.T.Extra, M.B.T.Extra, false);
   total("stacks", M.A.T.Stacks, M.B.T.Stacks, false);
   total("total", M.A.T.total(), M.B.T.total(), true);
-  Out += "},\n \"rows\":";
+  Out += "},\n \"locations\":\"";
+  Out += locationsName(M.From);
+  Out += "\",\"rows\":";
   size_t Unchanged = 0;
   if (!M.HaveRows) {
     Out += "null";

@@ -17,6 +17,9 @@
 //     ...
 //
 //   At the end: ...
+//     Sites not compared: A's come from snapshot 3, 2 snapshots before
+//     its last (heap 5,500); B's from ... (when the trees are at
+//     different moments; see Diff.h)
 //   FAIL: the peak total grew by ... (with --fail-if-peak-grows=)
 //
 // Byte counts are commified as ms_print does; numbers are right-aligned
@@ -94,6 +97,63 @@ std::string sideText(const Side &S, bool IsPeak) {
   return Notes.empty() ? T : T + Notes + ")";
 }
 
+/// "site" -> "Site".
+std::string capitalized(std::string S) {
+  if (!S.empty() && S[0] >= 'a' && S[0] <= 'z')
+    S[0] = char(S[0] - 'a' + 'A');
+  return S;
+}
+
+/// "1 snapshot before", "3 snapshots before".
+std::string snapshotsBefore(uint64_t N) {
+  return std::to_string(N) +
+         (N == 1 ? " snapshot before" : " snapshots before");
+}
+
+/// Where a side's tree is: "snapshot 45, 3 snapshots before its last
+/// (heap 5,500)" or "snapshot 48, its last (heap 500)".
+std::string treeText(const Side &S, bool IsPeak) {
+  std::string T = "snapshot " + std::to_string(S.TreeSnapshot) + ", ";
+  if (S.TreeOffset)
+    T += snapshotsBefore(S.TreeOffset) + " ";
+  T += IsPeak ? "its peak" : "its last";
+  return T + " (heap " + commified(S.TreeHeap) + ")";
+}
+
+/// Says where the locations come from when they are not simply the
+/// totals' snapshots; false when they are not compared (the moment ends
+/// there).
+bool locationsNote(std::string &Out, const Moment &M, const char *What,
+                   bool IsPeak) {
+  switch (M.From) {
+  case Locations::TotalsSnapshots:
+    return true;
+  case Locations::SameOffset:
+    Out += "  " + capitalized(What) + "s from the trees " +
+           snapshotsBefore(M.A.TreeOffset) +
+           (IsPeak ? " the peak" : " the last") + " of each file: A snapshot " +
+           std::to_string(M.A.TreeSnapshot) + " (heap " +
+           commified(M.A.TreeHeap) + "), B snapshot " +
+           std::to_string(M.B.TreeSnapshot) + " (heap " +
+           commified(M.B.TreeHeap) + ").\n";
+    return true;
+  case Locations::DifferentMoments:
+    Out += "  " + capitalized(What) + "s not compared: A's come from " +
+           treeText(M.A, IsPeak) + "; B's from " + treeText(M.B, IsPeak) +
+           ".\n  Trees taken at different moments do not compare "
+           "(--detailed-freq=1 gives every snapshot a tree).\n\n";
+    return false;
+  case Locations::NoTree:
+    break;
+  }
+  Out += "  Locations not compared: ";
+  Out += !M.A.HasTree && !M.B.HasTree ? "neither file has a"
+         : !M.A.HasTree               ? "A has no"
+                                      : "B has no";
+  Out += " detailed snapshot here.\n\n";
+  return false;
+}
+
 void renderMoment(std::string &Out, const Report &R, const Moment &M) {
   bool IsPeak = M.Name == "peak";
   Out += IsPeak ? "At the peak: " : "At the end: ";
@@ -112,15 +172,9 @@ void renderMoment(std::string &Out, const Report &R, const Moment &M) {
   Totals.render(Out, "  ");
   Out += '\n';
 
-  if (!M.HaveRows) {
-    Out += "  Locations not compared: ";
-    Out += !M.A.HasTree && !M.B.HasTree ? "neither file has a"
-           : !M.A.HasTree               ? "A has no"
-                                        : "B has no";
-    Out += " detailed snapshot here.\n\n";
-    return;
-  }
   const char *What = R.C.By == GroupBy::Site ? "site" : "function";
+  if (!locationsNote(Out, M, What, IsPeak))
+    return;
   Table Rows;
   Rows.LastIsText = true;
   Rows.add({"change", "A", "B", "Delta", "Delta%", What});

@@ -128,8 +128,22 @@ function frameSearchText(f) {
   if (s === undefined) s = lowerText[f] = frames[f].text.toLowerCase();
   return s;
 }
-/// The text without the address: what the flame graph merges on.
-const frameKey = (f) => frames[f].text.replace(/^0x[0-9A-Fa-f]+: /, '');
+/// What the flame graph merges sibling frames on, the frame names of the
+/// collapsed and pprof exports (StackWalk.h): a code frame's function,
+/// whatever its address and line; "???" keeps its object; the places
+/// below Massif's threshold are "(below threshold)"; the root is its
+/// first group, "(heap allocation functions)".
+function frameKey(f) {
+  const fr = frames[f];
+  if (fr.kind === 'insignificant') return '(below threshold)';
+  if (fr.kind === 'root') {
+    const group = /^\([^)]*\)/.exec(fr.text);
+    return group ? group[0] : fr.text;
+  }
+  if (fr.kind !== 'code') return fr.text;
+  if (fr.function === '???' && fr.object) return '??? (in ' + fr.object + ')';
+  return fr.function;
+}
 
 // ------------------------------------------------------------ Header.
 function fillHeader() {

@@ -5,8 +5,8 @@
 
 Fails (with a traceback) when the file is not JSON or lacks a field the
 format promises, or a field has the wrong type; otherwise prints the
-format and version, the files, each moment's snapshots and totals and
-rows, and the gate, for FileCheck.
+format and version, the files, each moment's snapshots (and where its
+locations come from) and totals and rows, and the gate, for FileCheck.
 """
 import json
 import sys
@@ -47,14 +47,24 @@ for side in ("a", "b"):
         need(f, "time_unit", str), need(f, "desc", str)))
 for m in need(d, "moments", list):
     sides = []
+    offsets = []
     for side in ("a", "b"):
         s = m[side]
         tree = s["tree_snapshot"]
-        assert tree is None or isinstance(tree, int)
+        for key in ("tree_snapshot", "tree_offset", "tree_heap"):
+            assert (s[key] is None) == (tree is None), (key, s)
+            assert s[key] is None or isinstance(s[key], int), (key, s)
         sides.append("%s=%d%s tree=%s" % (
             side, number(s, "snapshot"),
             " (peak)" if need(s, "heap_tree_peak", bool) else "", tree))
-    print("moment %s: %s" % (need(m, "moment", str), " ".join(sides)))
+        if tree is not None:
+            assert s["snapshot"] >= tree and (s["tree_offset"] == 0) == (s["snapshot"] == tree), s
+            offsets.append("%s: %d before, heap %d" % (side, s["tree_offset"], s["tree_heap"]))
+    locations = need(m, "locations", str)
+    assert locations in ("totals_snapshots", "same_offset", "different_moments", "no_tree"), locations
+    assert (m["rows"] is None) == (locations in ("different_moments", "no_tree")), m
+    print("moment %s: %s locations=%s (%s)" % (need(m, "moment", str), " ".join(sides),
+                                              locations, "; ".join(offsets)))
     for key in ("heap", "extra_heap", "stacks", "total"):
         print("  %s: %s" % (key, change(need(m, "totals", dict)[key])))
     rows = m["rows"]

@@ -2,7 +2,8 @@
 """Checks ms_print's HTML page in a real (headless) Chromium.
 
     check_page.py --chromium PATH --ms-print PATH --out DIR
-                  [--shorten FULL SHORT] [--big] [--docs DIR] PROFILE[::FIND]...
+                  [--shorten FULL SHORT] [--merged FUNCTION N] [--big]
+                  [--docs DIR] PROFILE[::FIND]...
 
 For each massif.out PROFILE it writes the page (ms_print --html), the JSON
 export and ms_print's report, loads the page from a file:// URL and, with
@@ -15,8 +16,12 @@ real mouse clicks and typed text:
     tree" message and follows its link to the nearest detailed snapshot;
   - types FIND into the search box: the count equals the nodes whose text
     holds it, they are highlighted and shown; a nonsense string finds 0;
-  - checks the flame graph against the peak's tree inverted (every frame
-    of 2 px or more, its depth and bytes), zooms in and out by clicking;
+  - checks the flame graph against the peak's tree inverted, sibling
+    frames of one function merged (flame_checks.py: every frame at its
+    path with its bytes and width, the tooltips of merged frames), zooms
+    in and out by clicking;
+  - with --merged FUNCTION N, checks the flame graph has one FUNCTION
+    frame, the N call sites of FUNCTION in the peak's tree together;
   - with --shorten, ticks "Shorten C++ names" and checks FULL shows as SHORT;
   - saves loaded.png, tree.png, search.png and flame.png in DIR/<profile>/
     and checks they are valid, non-empty PNGs.
@@ -36,6 +41,7 @@ import zlib
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+from flame_checks import FlameChecks, FlameMismatch, frame_key, walk  # noqa: E402
 
 WIDTH, HEIGHT = 1200, 800
 NONSENSE = "zq#no-such-frame#xv"
@@ -94,41 +100,6 @@ def png_size(path):
 
 
 # ------------------------------------------------------------ Profiles.
-def frame_key(text):
-    return re.sub(r"^0x[0-9A-Fa-f]+: ", "", text)
-
-
-def walk(tree):
-    """Every node of a JSON tree with its parent, depth first."""
-    stack = [(tree, None)]
-    while stack:
-        node, parent = stack.pop()
-        yield node, parent
-        for c in node.get("children", []):
-            stack.append((c, node))
-
-
-def flame_frames(tree, frames):
-    """The tree inverted (outermost first), merged on text without the
-    address: {(key, key, ...): bytes} for every path from the top."""
-    out = {}
-    parents = {}
-    for node, parent in walk(tree):
-        parents[id(node)] = parent
-    for node, parent in walk(tree):
-        own = node["bytes"] - sum(c["bytes"] for c in node.get("children", []))
-        if own <= 0 or parent is None:
-            continue
-        path = []
-        n = node
-        while parents[id(n)] is not None:
-            path.append(frame_key(frames[n["frame"]]["text"]))
-            n = parents[id(n)]
-        for k in range(1, len(path) + 1):
-            out[tuple(path[:k])] = out.get(tuple(path[:k]), 0) + own
-    return out
-
-
 def peak_in_report(report):
     m = re.search(rb"Detailed snapshots: \[([^\]]*)\]", report)
     if not m:
@@ -383,26 +354,10 @@ class PageChecks:
         peak = self.snaps[peak_i]
         check(peak.get("tree"), "the peak has no tree")  # corpus profiles
         check(self.js("massifPage.flameSnapshot()") == peak["snapshot"], "flame is not of the peak")
+        for line in FlameChecks(self, peak).run():
+            self.say(line)
         dom = self.flame_dom()
         width = self.js("document.querySelector('#flame').clientWidth")
-        roots = [d for d in dom if d["depth"] == 0]
-        check(len(roots) == 1 and roots[0]["bytes"] == peak["tree"]["bytes"], "flame root %s" % roots)
-        want = flame_frames(peak["tree"], self.frames)
-        total = peak["tree"]["bytes"]
-        shown = {}
-        for d in dom:
-            shown.setdefault((d["depth"], d["key"]), []).append(d["bytes"])
-        missing = 0
-        for path, b in want.items():
-            if total and b * width / total >= 2:
-                got = shown.get((len(path), path[-1]), [])
-                if b not in got:
-                    missing += 1
-                    print("  missing", path[-1][:80], b, got)
-        check(missing == 0, "%d frames of the peak missing from the flame graph" % missing)
-        big = sum(1 for b in want.values() if total and b * width / total >= 2)
-        self.say("flame graph of peak snapshot %d: root %d B, all %d frames of 2 px or more, by depth and bytes"
-                 % (peak["snapshot"], roots[0]["bytes"], big))
         # Zoom into the widest frame at depth 1 that has callees, then out.
         cands = [d for d in dom if d["depth"] == 1 and any(
             e["depth"] == 2 and d["left"] <= e["left"] < d["left"] + d["width"] for e in dom)]
@@ -448,7 +403,7 @@ class PageChecks:
         for r in rows:
             check(r["fn"] == short, "tree shows %r, want %r" % (r["fn"], short))
             check(full in r["title"], "the tooltip lost the full name")
-        keys = {frame_key(self.frames[i]["text"]) for i in have}
+        keys = {frame_key(self.frames[i]) for i in have}
         fl = [d for d in self.flame_dom() if d["key"] in keys and d["text"]]
         for d in fl:
             check(d["text"] == short, "flame shows %r, want %r" % (d["text"], short))
@@ -497,6 +452,8 @@ def check_profile(page, path, find, args):
     if args.shorten:
         c.check_shorten(*args.shorten)
     c.check_flame()
+    if args.merged:
+        c.say(FlameChecks(c, prof["snapshots"][prof["peak"]]).one_frame(args.merged[0], int(args.merged[1])))
     c.no_errors("the flame graph")
     c.js("document.querySelector('#flame').focus()")
     c.png("flame.png", c.shot("flame.png", "#flame-section"))
@@ -551,6 +508,7 @@ def main():
     ap.add_argument("--ms-print", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--shorten", nargs=2, metavar=("FULL", "SHORT"))
+    ap.add_argument("--merged", nargs=2, metavar=("FUNCTION", "N"))
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--docs")
     ap.add_argument("profiles", nargs="+", metavar="PROFILE[::FIND]")
@@ -563,7 +521,7 @@ def main():
             path, _, find = spec.partition("::")
             try:
                 check_profile(page, path, find, args)
-            except (CheckFailed, cdp.ProtocolError) as e:
+            except (CheckFailed, FlameMismatch, cdp.ProtocolError) as e:
                 print("FAIL %s: %s" % (os.path.basename(path), e))
                 status = 1
     return status
