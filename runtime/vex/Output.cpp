@@ -11,6 +11,8 @@
 
 #include "Tool.h"
 
+#include "massif/format.h"
+
 using namespace massif;
 using namespace massif::vex;
 
@@ -127,6 +129,26 @@ void vex::writeProfile() {
   VG_(close)(Fd);
   if (!Ok)
     VG_(umsg)("error: could not write the whole output file '%s'\n", Path);
+  // Beside a massif.out file (not a device or a pipe), its site
+  // statistics, as the native runtime writes them.
+  struct vg_stat St;
+  HChar SitesPath[4200];
+  if (Ok && !sr_isError(VG_(stat)(Path, &St)) && VKI_S_ISREG(St.mode) &&
+      format::sitesPathOf(Path, SitesPath, sizeof(SitesPath))) {
+    Int SitesFd =
+        VG_(fd_open)(SitesPath, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                     VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+    if (SitesFd < 0) {
+      VG_(umsg)("error: cannot open output file '%s'\n", SitesPath);
+    } else {
+      bool SitesOk = S.Prof.writeSites(openFileSink(SitesFd), RunInfo{Argv, Argc});
+      SitesOk = flushFileSink() && SitesOk;
+      VG_(close)(SitesFd);
+      if (!SitesOk)
+        VG_(umsg)("error: could not write the whole output file '%s'\n",
+                  SitesPath);
+    }
+  }
   VG_(free)(Argv);
   VG_(free)(Path);
 }

@@ -249,6 +249,32 @@ void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
   }
 }
 
+/// The frames of Pc's inline chain, innermost first: at least one.
+static uint32_t describeChain(const Symbolizer &Sym, uint64_t Pc, bool ReadInlineInfo,
+                         FrameInfo *Frames) {
+  uint32_t N =
+      Sym.Describe ? Sym.Describe(Sym.Ctx, Pc, Frames, MaxInlineFrames) : 0;
+  if (N == 0) {
+    Frames[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
+    N = 1;
+  }
+  if (!ReadInlineInfo && N > 1) {
+    Frames[0].Function = Frames[N - 1].Function;
+    N = 1;
+  }
+  return N;
+}
+
+void TreeWriter::emitFrame(TextWriter &W, uint64_t Pc, uint32_t Indent) {
+  FrameInfo Frames[MaxInlineFrames];
+  uint32_t N = describeChain(Sym, Pc, ReadInlineInfo, Frames);
+  for (uint32_t F = 0; F < N; ++F) {
+    W.spaces(Indent);
+    putIp(W, Pc, Frames[F]);
+    W.put('\n');
+  }
+}
+
 void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
                            const Group &G) {
   if (G.Aggregate) {
@@ -265,16 +291,7 @@ void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
   uint32_t NumChildren = makeGroups(Depth + 1, G.First, G.Count);
 
   FrameInfo Frames[MaxInlineFrames];
-  uint32_t NumFrames =
-      Sym.Describe ? Sym.Describe(Sym.Ctx, G.Addr, Frames, MaxInlineFrames) : 0;
-  if (NumFrames == 0) {
-    Frames[0] = FrameInfo{nullptr, nullptr, 0, nullptr};
-    NumFrames = 1;
-  }
-  if (!ReadInlineInfo && NumFrames > 1) {
-    Frames[0].Function = Frames[NumFrames - 1].Function;
-    NumFrames = 1;
-  }
+  uint32_t NumFrames = describeChain(Sym, G.Addr, ReadInlineInfo, Frames);
   // An inline chain prints innermost first, one more space each; all but
   // the last line have exactly one child.
   for (uint32_t F = 0; F < NumFrames; ++F) {

@@ -71,6 +71,18 @@ public:
   /// Prints the tree of the selected entries.
   void emit(TextWriter &W, uint64_t ExtraB, uint64_t StacksB);
 
+  /// The entries init sorted by their selected frames, in that order.
+  uint32_t numSorted() const { return NumOrder; }
+  uint32_t sortedEntry(uint32_t I) const { return Order[I].Entry; }
+  const uint64_t *sortedFrames(uint32_t I, uint32_t &N) const {
+    N = Order[I].NumIps;
+    return Order[I].Ips;
+  }
+
+  /// Prints the frame at Pc as a tree line describes it, each line of its
+  /// inline chain (innermost first) after Indent spaces.
+  void emitFrame(TextWriter &W, uint64_t Pc, uint32_t Indent);
+
   /// Valgrind's --show-below-main=yes: frames below main keep their own
   /// names instead of "(below main)".
   bool ShowBelowMain = false;

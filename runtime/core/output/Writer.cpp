@@ -50,14 +50,7 @@ void writeHeader(TextWriter &W, const Options &O, const RunInfo &Run) {
     W.put(format::DescNone);
   W.put('\n');
 
-  W.put(format::CmdKey).put(' ');
-  for (uint32_t I = 0; I < Run.Argc; ++I) {
-    if (I)
-      W.put(' ');
-    W.put(Run.Argv[I] ? Run.Argv[I] : "");
-  }
-  W.put('\n');
-
+  writeCmdLine(W, Run);
   W.put(format::TimeUnitKey).put(' ').put(timeUnitText(O.TimeUnit)).put('\n');
 }
 
@@ -115,6 +108,16 @@ bool writeSnapshots(Profile::Impl &I, const Sink &Out, const RunInfo &Run,
 }
 
 } // namespace
+
+void writeCmdLine(TextWriter &W, const RunInfo &Run) {
+  W.put(format::CmdKey).put(' ');
+  for (uint32_t I = 0; I < Run.Argc; ++I) {
+    if (I)
+      W.put(' ');
+    W.put(Run.Argv[I] ? Run.Argv[I] : "");
+  }
+  W.put('\n');
+}
 
 bool Profile::write(const Sink &Out, const RunInfo &Run) {
   if (!P)

@@ -193,6 +193,7 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
     return; // out of memory: the block stays unknown, like a foreign one
   }
   noteInserted(Id);
+  siteAllocated(E, ReqB);
   // Massif's full xtree counts every recorded block, ignored ones too.
   if (__builtin_expect(XtFull, 0))
     Xt.alloc(stackOf(E), ReqB);
@@ -239,6 +240,7 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
   // Massif unrecords the block and then frees it; the replay has no say
   // in the numbers, so the order does not matter here.
   Arena.release(Id);
+  siteFreed(B.Entry, B.ReqB);
   if (ignored(B.Entry))
     return true;
   if (MaybeSnapshot)
@@ -352,6 +354,9 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Ignored = true;
     }
   }
+  // heaptrack's figures: the old block freed, the new one allocated.
+  siteFreed(Old.Entry, Old.ReqB);
+  siteAllocated(E, NewReqB);
   if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
   } else {

@@ -192,6 +192,13 @@ public:
   bool writeXtree(const Sink &Out, const RunInfo &Run, bool MassifFormat,
                   int64_t Pid, uint64_t TimeMs);
 
+  /// Writes the site statistics (SiteStats.h) in the format of
+  /// include/massif/format.h: per allocation stack, cut as the trees cut
+  /// it, its calls, temporary allocations and live blocks now, and the
+  /// sizes asked for. Changes nothing but the deferred classification of
+  /// stacks. Returns false on an I/O error.
+  bool writeSites(const Sink &Out, const RunInfo &Run);
+
   /// Whether snapshots may be taken: start-up is done, or page mode.
   bool started() const;
 

@@ -35,6 +35,7 @@ struct Profile::Impl {
   StackFilter Filter;
 
   StackHot Hot; ///< the totals, the clock's base, the thresholds' copies
+  SiteStats Sites; ///< heaptrack's figures: sizes, the last allocation
   XtreeCounters Xt;    ///< --xtree-memory=full: counters per stack
   bool XtFull;         ///< --xtree-memory=full, with --heap=yes
   // Massif's block table (a VgHashTable) as far as its iteration order
@@ -129,6 +130,16 @@ struct Profile::Impl {
   bool realloc(uint64_t OldAddr, uint64_t NewAddr, uint64_t NewReqB,
                bool Replay, uint64_t GivenSlopB, StackId Stack);
 
+  /// heaptrack's figures of entry E (SiteStats.h); none for NoEntry.
+  void siteAllocated(uint32_t E, uint64_t ReqB) {
+    if (E != AllocTree::NoEntry)
+      Sites.allocated(Tree.Sites[E], E, ReqB);
+  }
+  void siteFreed(uint32_t E, uint64_t ReqB) {
+    if (E != AllocTree::NoEntry)
+      Sites.freed(Tree.Sites[E], E, ReqB);
+  }
+
   /// The entry for Stack, classified at first sight when names decide
   /// what is ignored. NoEntry when memory is exhausted.
   uint32_t entryFor(StackId Stack) {
@@ -143,6 +154,9 @@ struct Profile::Impl {
     return entry_class::isIgnored(Tree.Class[E]);
   }
 };
+
+/// The cmd: line of massif.out and of the sites file (Writer.cpp).
+void writeCmdLine(class TextWriter &W, const RunInfo &Run);
 
 } // namespace massif
 

@@ -16,6 +16,7 @@
 //   Dirty[entry / ValueChunkEntries]  set when one of those values changes
 //   Stacks[entry]      its StackId
 //   Class[entry]       the filtered frame range, once classified
+//   Sites[entry]       its calls, temporary and live blocks (SiteStats.h)
 //
 // Entry 0 is never used (so 0 can mean "none"); entry 1 stands for blocks
 // that are charged to nothing (--heap=no, or a stack that could not be
@@ -27,6 +28,7 @@
 #define MASSIF_CORE_ALLOCTREE_H
 
 #include "Base.h"
+#include "SiteStats.h"
 #include "SnapshotEngine.h"
 
 namespace massif {
@@ -92,6 +94,7 @@ public:
   uint8_t *Dirty = nullptr;   ///< one flag per chunk of Values
   uint32_t *Class = nullptr;
   StackId *Stacks = nullptr;
+  SiteCounts *Sites = nullptr;
 
 private:
   uint32_t create(StackId Stack, bool &Created);

@@ -24,12 +24,15 @@
 #include "State.h"
 #include "SymbolizerClient.h"
 
+#include "massif/format.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -201,6 +204,20 @@ bool writeProfileFile(WriteReason Why) {
   if (!Opened) {
     reportFileError("cannot open", Path, errno);
     return false;
+  }
+  // Beside a massif.out file (not a device or a pipe), its site
+  // statistics (runtime/core/tree/SiteStats.h).
+  struct stat St;
+  char SitesPath[sizeof(OutPath) + 8];
+  if (Ok && stat(Path, &St) == 0 && S_ISREG(St.st_mode) &&
+      format::sitesPathOf(Path, SitesPath, sizeof(SitesPath))) {
+    bool SitesOpened;
+    writeOutput(SitesPath, SitesOpened,
+                [](const Sink &Out, const RunInfo &Run) {
+                  return TheModel.Prof->writeSites(Out, Run);
+                });
+    if (!SitesOpened)
+      reportFileError("cannot open", SitesPath, errno);
   }
   // No process of the runtime's outlives a write: the program may exec or
   // end next (the next write starts another).
