@@ -11,7 +11,7 @@ packages=(
   libstdc++-12-dev libc6-dev
   libdw-dev libelf-dev zlib1g-dev libunwind-dev libc6-dbg
   googletest libgtest-dev
-  valgrind
+  valgrind heaptrack zstd
   libgd-dev libc-devtools
   chromium fonts-dejavu-core golang-go
 )

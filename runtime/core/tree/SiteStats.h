@@ -18,7 +18,12 @@
 //              that allocation had the block's own size and stack (the
 //              allocation-info index heaptrack compares, not the address:
 //              two allocations of one size at one site, then the free of
-//              the first, count as temporary);
+//              the first, count as temporary); after a free there is no
+//              last allocation (heaptrack resets it to index 0, which is
+//              also the index of the run's first allocation, so it counts
+//              a block of that size and stack freed after another free as
+//              temporary too; in a run of heaptrack that block is its own
+//              libstdc++'s emergency pool, so nothing of the program's);
 //   leaked     the blocks still live when the profile is written.
 // Sizes are counted in power-of-two buckets: bucket 0 holds size 0,
 // bucket b the sizes from 2^(b-1) up to 2^b - 1.
