@@ -513,8 +513,10 @@ def write_docs(page, path, find, args):
     if box:
         page.hover(box[0], box[1])
     page.settle(0.05)
+    # The flame section only (the site statistics' section follows it).
+    flame_h = page.evaluate("Math.ceil(document.querySelector('#flame-section').getBoundingClientRect().height) + 16")
     shots["flame"] = shoot(page, os.path.join(args.docs, "ms_print-html-flame.png"), "#flame-section",
-                           beyond=True)
+                           beyond=True, height=flame_h)
     for k, data in shots.items():
         print("docs: ms_print-html-%s.png, %d bytes" % (k, len(data)))
 
