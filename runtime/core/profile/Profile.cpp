@@ -354,9 +354,9 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Ignored = true;
     }
   }
-  // heaptrack's figures: the old block freed, the new one allocated.
+  // heaptrack's figures: the old block freed, the new one allocated
+  // when the model keeps it.
   siteFreed(Old.Entry, Old.ReqB);
-  siteAllocated(E, NewReqB);
   if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
   } else {
@@ -366,6 +366,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Ignored = true;
     } else {
       noteInserted(NewId);
+      siteAllocated(E, NewReqB);
     }
   }
 

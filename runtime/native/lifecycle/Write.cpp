@@ -216,8 +216,11 @@ bool writeProfileFile(WriteReason Why) {
                 [](const Sink &Out, const RunInfo &Run) {
                   return TheModel.Prof->writeSites(Out, Run);
                 });
-    if (!SitesOpened)
+    if (!SitesOpened) {
       reportFileError("cannot open", SitesPath, errno);
+      // An older run's statistics must not pass for this profile's.
+      unlink(SitesPath);
+    }
   }
   // No process of the runtime's outlives a write: the program may exec or
   // end next (the next write starts another).
