@@ -23,7 +23,8 @@
 // RUN: %conform --cxx %s %t.d -- --time-unit=B --detailed-freq=1
 // RUN: %conform --cxx --cflags=-O2 --args="x" %s %t.o -- --time-unit=B --threshold=0 --detailed-freq=2
 // RUN: %conform --cxx %s %t.s -- --time-unit=B --threshold=0 --show-below-main=yes --depth=12
-// RUN: %conform --cxx %s %t.f -- --time-unit=B --threshold=0 --alloc-fn=make_block
+// RUN: %conform --cxx --ms-print-args=--threshold=0 %s %t.f -- --time-unit=B --threshold=0 --alloc-fn='make_block(unsigned long)'
+// RUN: %FileCheck %s --check-prefix=ALLOC < %t.f/report.txt
 // CHECK: __cxx_global_var_init{{.*}} ({{.*}}global-ctors.cpp:[[#]])
 // CHECK-NEXT: _GLOBAL__sub_I_global_ctors.cpp ({{.*}}global-ctors.cpp:0)
 // CHECK-NEXT: call_init (libc-start.c:[[#]])
@@ -33,6 +34,7 @@
 // PRE-NEXT: _dl_init (dl-init.c:[[#]])
 // PRE-NEXT: ??? (in {{.*}}ld-linux-x86-64.so.2)
 // PRE-NOT: 0x........: ???{{$}}
+// ALLOC: {{^}}->{{.*}}: Table::Table() ({{.*}}global-ctors.cpp:[[#]])
 // ARGS: early(int, char**, char**) ({{.*}}global-ctors.cpp:[[#]])
 // ARGS-NEXT: _dl_init (dl-init.c:[[#]])
 // ARGS-NEXT: ??? (in {{.*}}ld-linux-x86-64.so.2)
