@@ -4,7 +4,8 @@ with the same options, and requires the two ms_print reports to be equal.
 
     conform.py [--cxx] [--cflags=...] [--ms-print-args=...] [--args=...]
                [--out-file=PATTERN] [--files=N] [--env=VAR=VALUE]...
-               [--stderr=REGEX] SOURCE WORKDIR -- MASSIF OPTIONS...
+               [--stderr=REGEX] [--lib=SRC:NAME:COMPILER:FLAGS]...
+               SOURCE WORKDIR -- MASSIF OPTIONS...
 
 The native build is `mscc` (or `mscxx`); the Valgrind build is the same
 clang with -gdwarf-4 (Valgrind 3.19 cannot read all of DWARF 5), so only
@@ -12,6 +13,13 @@ the profiler differs. Both programs are called ./prog and run in sibling
 directories with the same --massif-out-file (massif.out unless --out-file
 says otherwise), so the preambles match too. Code addresses are masked, as
 are the two work directories.
+
+--lib builds a shared library libNAME.so from SRC (relative to SOURCE's
+directory) with COMPILER (gcc, clang or mscc) and FLAGS (space-separated),
+which the program links with -lNAME and finds next to itself. A gcc or
+clang library serves both runs; an mscc one only the native run, Valgrind's
+(and the VEX engine's, which runs plain builds) getting the same source
+built by clang with -g -gdwarf-4 and frame pointers.
 
 Each side must write exactly --files profile files (default 1; 0 for a run
 that must write none), found with the out-file pattern (%p, %n and %q{..}
@@ -155,6 +163,24 @@ def pair_reports(nf, vf, msp, work):
     return pairs
 
 
+def build_lib(spec, srcdir, native, vg):
+    """libNAME.so for both runs (see --lib); NAME."""
+    src, name, compiler, flags = spec.split(":", 3)
+    src = os.path.join(srcdir, src)
+    flags = shlex.split(flags)
+    out = "lib%s.so" % name
+    shared = ["-shared", "-fPIC", src, "-o", out]
+    if compiler == "mscc":
+        plain = [tool("clang"), "-g", "-gdwarf-4", "-fno-omit-frame-pointer"] + flags + shared
+        run(plain if VEX else [tool("mscc")] + flags + shared, native)
+        run(plain, vg)
+        return name
+    cc = {"clang": tool("clang")}.get(compiler, compiler)
+    run([cc] + flags + shared, native)
+    shutil.copy(os.path.join(native, out), os.path.join(vg, out))
+    return name
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", action="store_true")
@@ -165,6 +191,8 @@ def main():
     ap.add_argument("--files", type=int, default=1)
     ap.add_argument("--env", action="append", default=[])
     ap.add_argument("--stderr", default=None)
+    ap.add_argument("--lib", action="append", default=[],
+                    help="SRC:NAME:COMPILER:FLAGS, a library linked in")
     ap.add_argument("source")
     ap.add_argument("workdir")
     ap.add_argument("options", nargs="*")
@@ -182,8 +210,10 @@ def main():
     src = os.path.abspath(a.source)
     driver = tool("mscxx" if a.cxx else "mscc")
     compiler = tool("clangxx" if a.cxx else "clang")
-    plain = [compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"]
-    run(plain if VEX else [driver] + cflags + [src, "-o", "prog"], native)
+    libs = [build_lib(spec, os.path.dirname(src), native, vg) for spec in a.lib]
+    link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs] if libs else []
+    plain = [compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"] + link
+    run(plain if VEX else [driver] + cflags + [src, "-o", "prog"] + link, native)
     run(plain, vg)
 
     opts = a.options + ["--massif-out-file=" + a.out_file]
