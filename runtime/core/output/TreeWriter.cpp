@@ -274,7 +274,7 @@ void TreeWriter::emitFrame(TextWriter &W, uint64_t Pc, uint32_t Indent) {
   uint32_t N = describeChain(Sym, Pc, ReadInlineInfo, Frames);
   for (uint32_t F = 0; F < N; ++F) {
     W.spaces(Indent);
-    putIp(W, Pc, Frames[F]);
+    putIp(W, Pc, Frames[F], F + 1 == N);
     W.put('\n');
   }
 }
