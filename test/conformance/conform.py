@@ -102,8 +102,13 @@ def file_glob(pattern):
 
 
 def profiles(dirpath, pattern):
-    found = [f for f in glob.glob(os.path.join(dirpath, file_glob(pattern)))
-             if os.path.isfile(f)]
+    """The profiles written under the pattern: a profile's site statistics
+    (PROFILE.sites, see docs/FILE-FORMAT.md) match a pattern ending in an
+    expansion but are not a profile of their own."""
+    found = {f for f in glob.glob(os.path.join(dirpath, file_glob(pattern)))
+             if os.path.isfile(f)}
+    found = [f for f in found
+             if not (f.endswith(".sites") and f[:-len(".sites")] in found)]
     return sorted(found, key=lambda f: (os.stat(f).st_mtime_ns, f))
 
 
