@@ -139,10 +139,11 @@ def build(engine, src, suite, progs, out_dir, tools, jobs):
             cc = [tools["cxx"] if cxx else tools["cc"], "-gdwarf-4"]
         flags = [f.format(src=src) for f in CPPFLAGS] + COMMON + \
             (CLANG_CXX if cxx else CLANG_C) + extra
-        cmd = cc + flags + [os.path.join(suite, s) for s in sources] + \
-            ["-o", os.path.join(out_dir, prog)]
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, errors="replace")
+        # In the suite's folder, the sources named as its make names them
+        # (the debug information's file names are theirs).
+        cmd = cc + flags + sources + ["-o", os.path.join(out_dir, prog)]
+        p = subprocess.run(cmd, cwd=suite, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
         return prog, (None if p.returncode == 0 else " ".join(cmd) + "\n" + p.stdout)
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
@@ -153,8 +154,9 @@ def make_ms_print(src, path, program):
     """../../massif/ms_print: the suite's, made from ms_print.in as
     configure makes it, or a Perl stand-in that runs PROGRAM."""
     if program:
+        quoted = "'" + program.replace("\\", "\\\\").replace("'", "\\'") + "'"
         text = ("#!/usr/bin/perl\n# Runs the ms_print under test.\n"
-                f"exec {{'{program}'}} '{program}', @ARGV or die;\n")
+                f"exec {{{quoted}}} {quoted}, @ARGV or die;\n")
     else:
         version = re.search(r"^PACKAGE_VERSION='([^']*)'",
                             open(os.path.join(src, "configure")).read(), re.M)
