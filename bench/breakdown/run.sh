@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
-# Where the runtime's time goes, part by part, on lua and jsoncpp; and what
-# making the replayed allocator the real one would give. The runtime is
-# built from a worktree of HEAD with breakdown.patch applied: an experiment
-# switch, MASSIF_BREAKDOWN, that keeps only part of each event's work or
-# hands the replay's memory to the program.
+# Where the runtime's time goes, part by part, on lua and jsoncpp. The
+# runtime is built from a worktree of HEAD with breakdown.patch applied: an
+# experiment switch, MASSIF_BREAKDOWN, that keeps only part of each event's
+# work.
 #
-#   full       the runtime as it is
 #   interpose  the entry points and glibc, nothing recorded
 #   capture    plus the stack captured and interned
-#   table      plus the block table (insert, remove); no model
-#   records    plus the per-block records, the tree and the totals, the
-#              slop estimated (no replay of Valgrind's allocator)
-#   arena      the whole model, with the replayed allocator handing out the
-#              real memory (its node id in the block's header: no block
-#              table, no glibc); realloc always moves
+#   ring       plus the event logged to the rings and taken off them by the
+#              model's thread (or the lock taken, with threads); no model
+#   table      plus the block table (insert, remove)
+#   records    plus the per-block records, the tree, the totals, the site
+#              statistics and the snapshots, the slop estimated (no replay
+#              of Valgrind's allocator)
+#   full       the runtime as it is
 #
 # Each program is run RUNS times per mode, the modes alternating with the
 # native build; the median wall time and the median peak RSS over native's
@@ -71,7 +70,7 @@ clang++-19 "${common[@]}" -I"$json/include" $jsonSrc -o "$work/nat/jsonbench"
 # shellcheck disable=SC2086
 "$work/build/bin/mscxx" "${common[@]}" -I"$json/include" $jsonSrc -o "$work/ins/jsonbench"
 
-modes=(interpose capture table records full arena)
+modes=(interpose capture ring table records full)
 
 # measure PROGRAM ARGS...: prints "mode seconds KB" lines, RUNS rounds,
 # the native build first in each round.
