@@ -15,8 +15,8 @@
 #   full       the runtime as it is
 #
 # Each program is run RUNS times per mode, the modes alternating with the
-# native build; the median wall time and the median peak RSS over native's
-# are printed. Profiles are written and discarded. Not part of the test
+# native build; the median wall time, CPU time (user + system, the model's
+# thread included) and peak RSS over native's are printed. Profiles are written and discarded. Not part of the test
 # suite.
 #
 # usage: bash bench/breakdown/run.sh [RUNS]   (7 by default)
@@ -82,14 +82,14 @@ measure() {
       local bin=$work/ins/$p
       [ "$m" = native ] && bin=$work/nat/$p
       MASSIF_BREAKDOWN=$m MASSIF_OPTIONS="--massif-out-file=$work/out.massif" \
-        /usr/bin/time -f "$m %e %M" -o "$work/time" "$bin" "$@" > /dev/null
+        /usr/bin/time -f "$m %e %M %U %S" -o "$work/time" "$bin" "$@" > /dev/null
       cat "$work/time"
     done
   done
 }
 
-echo "| mode | lua: time | peak RSS | jsoncpp: time | peak RSS |"
-echo "|---|---:|---:|---:|---:|"
+echo "| mode | lua: wall | CPU | peak RSS | jsoncpp: wall | CPU | peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 {
   measure lua "$bench/workloads/alloc.lua" 12 | sed 's/^/lua /'
   measure jsonbench "$cache/inputs/bench-8.json" 1 | sed 's/^/jsoncpp /'
@@ -97,10 +97,12 @@ echo "|---|---:|---:|---:|---:|"
 import sys, statistics, collections
 t = collections.defaultdict(list)
 rss = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in sys.stdin:
-    prog, mode, secs, kb = line.split()
+    prog, mode, secs, kb, user, system = line.split()
     t[prog, mode].append(float(secs))
     rss[prog, mode].append(int(kb))
+    cpu[prog, mode].append(float(user) + float(system))
 med = statistics.median
 modes = ["native"] + sys.argv[1:]
 for m in modes:
@@ -108,6 +110,7 @@ for m in modes:
     for p in ("lua", "jsoncpp"):
         cells.append("%.2f× (%.2f s)" % (med(t[p, m]) / med(t[p, "native"]),
                                         med(t[p, m])))
+        cells.append("%.2f×" % (med(cpu[p, m]) / med(cpu[p, "native"])))
         cells.append("%.2f× (%.1f MB)" % (med(rss[p, m]) / med(rss[p, "native"]),
                                          med(rss[p, m]) / 1024))
     print("| %s | %s |" % (m, " | ".join(cells)))
