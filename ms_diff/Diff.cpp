@@ -3,12 +3,14 @@
 // Part of massif-native, under the MIT licence.
 //
 // Each side's bytes by location are gathered into a map from the key to
-// the bytes (and a site's frames), then the two maps are merged into rows.
+// the bytes (and a site's frames), then the two maps are merged into rows;
+// so are the site statistics' figures, one metric at a time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Diff.h"
 
+#include "Sites.h"
 #include "StackWalk.h"
 
 #include <algorithm>
@@ -138,6 +140,54 @@ Locations locationsOf(const Side &A, const Side &B) {
 /// Sort order of the kinds of change.
 int rank(Change C) { return int(C); }
 
+/// The rows of the locations of InA and InB (emptied): each key either
+/// side has, its change, ordered by kind, then by the size of the change
+/// (for same, the size), then by key.
+std::vector<Row> rowsOf(ByLocation &InA, ByLocation &InB) {
+  std::vector<Row> Rows;
+  for (auto &[Key, V] : InA) {
+    Row R;
+    R.Location = Key;
+    R.Frames = std::move(V.Frames);
+    R.A = V.Value;
+    auto It = InB.find(Key);
+    if (It == InB.end()) {
+      R.Kind = Change::Gone;
+    } else {
+      R.B = It->second.Value;
+      R.Kind = R.B > R.A   ? Change::Grew
+               : R.B < R.A ? Change::Shrank
+                           : Change::Same;
+      InB.erase(It);
+    }
+    Rows.push_back(std::move(R));
+  }
+  for (auto &[Key, V] : InB) {
+    Row R;
+    R.Kind = Change::New;
+    R.Location = Key;
+    R.Frames = std::move(V.Frames);
+    R.B = V.Value;
+    Rows.push_back(std::move(R));
+  }
+  InA.clear();
+  InB.clear();
+  // Within a kind: the largest change first (for same, the largest size).
+  auto weight = [](const Row &R) -> uint64_t {
+    if (R.Kind == Change::Same)
+      return R.A;
+    return R.B > R.A ? R.B - R.A : R.A - R.B;
+  };
+  std::sort(Rows.begin(), Rows.end(), [&](const Row &X, const Row &Y) {
+    if (X.Kind != Y.Kind)
+      return rank(X.Kind) < rank(Y.Kind);
+    if (weight(X) != weight(Y))
+      return weight(X) > weight(Y);
+    return X.Location < Y.Location;
+  });
+  return Rows;
+}
+
 Moment compareAt(std::string Name, const Profile &A, size_t AIndex,
                  size_t ATree, const Profile &B, size_t BIndex, size_t BTree,
                  GroupBy By) {
@@ -154,48 +204,114 @@ Moment compareAt(std::string Name, const Profile &A, size_t AIndex,
   auto gather = By == GroupBy::Site ? gatherSites : gatherFunctions;
   gather(A.Snapshots[ATree], InA);
   gather(B.Snapshots[BTree], InB);
-  for (auto &[Key, V] : InA) {
-    Row R;
-    R.Location = Key;
-    R.Frames = std::move(V.Frames);
-    R.A = V.Value;
-    auto It = InB.find(Key);
-    if (It == InB.end()) {
-      R.Kind = Change::Gone;
-    } else {
-      R.B = It->second.Value;
-      R.Kind = R.B > R.A   ? Change::Grew
-               : R.B < R.A ? Change::Shrank
-                           : Change::Same;
-      InB.erase(It);
-    }
-    M.Rows.push_back(std::move(R));
-  }
-  for (auto &[Key, V] : InB) {
-    Row R;
-    R.Kind = Change::New;
-    R.Location = Key;
-    R.Frames = std::move(V.Frames);
-    R.B = V.Value;
-    M.Rows.push_back(std::move(R));
-  }
-  // Within a kind: the largest change first (for same, the largest size).
-  auto weight = [](const Row &R) -> uint64_t {
-    if (R.Kind == Change::Same)
-      return R.A;
-    return R.B > R.A ? R.B - R.A : R.A - R.B;
-  };
-  std::sort(M.Rows.begin(), M.Rows.end(), [&](const Row &X, const Row &Y) {
-    if (X.Kind != Y.Kind)
-      return rank(X.Kind) < rank(Y.Kind);
-    if (weight(X) != weight(Y))
-      return weight(X) > weight(Y);
-    return X.Location < Y.Location;
-  });
+  M.Rows = rowsOf(InA, InB);
   return M;
 }
 
+/// A site statistics file's counts by location: keyed as gatherSites (the
+/// stack's innermost call and its inline chain) or gatherFunctions (each
+/// function of the stack once) key the trees.
+struct CountsAt {
+  SiteCounts Counts;
+  std::vector<std::string> Frames;
+};
+
+std::map<std::string, CountsAt> gatherSiteStats(const SiteStats &S,
+                                                GroupBy By) {
+  std::map<std::string, CountsAt> Out;
+  for (const Site &Site : S.Sites) {
+    if (By == GroupBy::Site) {
+      FrameText F = parseFrameText(Site.Frames.front());
+      std::vector<std::string> Frames{F.location()};
+      for (size_t I = 1; I < Site.Frames.size(); ++I) {
+        FrameText Next = parseFrameText(Site.Frames[I]);
+        if (Next.Address != F.Address)
+          break;
+        Frames.push_back(Next.location());
+      }
+      std::string Key = Frames.front();
+      for (size_t K = 1; K < Frames.size(); ++K)
+        Key += InlinedInto + Frames[K];
+      CountsAt &At = Out[Key];
+      At.Counts += Site.Counts;
+      if (At.Frames.empty())
+        At.Frames = std::move(Frames);
+      continue;
+    }
+    std::vector<std::string> Seen;
+    for (std::string_view Text : Site.Frames) {
+      std::string Key = functionKey(parseFrameText(Text));
+      if (std::find(Seen.begin(), Seen.end(), Key) != Seen.end())
+        continue;
+      CountsAt &At = Out[Key];
+      At.Counts += Site.Counts;
+      if (At.Frames.empty())
+        At.Frames.push_back(Key);
+      Seen.push_back(std::move(Key));
+    }
+  }
+  return Out;
+}
+
+/// The locations of In whose metric M is not zero, with that figure.
+ByLocation metricOf(const std::map<std::string, CountsAt> &In, SiteMetric M) {
+  ByLocation Out;
+  for (const auto &[Key, At] : In)
+    if (uint64_t V = siteMetric(At.Counts, M))
+      Out[Key] = Bytes{V, At.Frames};
+  return Out;
+}
+
 } // namespace
+
+uint64_t siteMetric(const SiteCounts &C, SiteMetric M) {
+  switch (M) {
+  case SiteMetric::Calls:
+    return C.Calls;
+  case SiteMetric::Bytes:
+    return C.Bytes;
+  case SiteMetric::Temporary:
+    return C.Temporary;
+  case SiteMetric::LeakedBytes:
+    break;
+  }
+  return C.LeakedBytes;
+}
+
+const char *siteMetricName(SiteMetric M) {
+  switch (M) {
+  case SiteMetric::Calls:
+    return "calls";
+  case SiteMetric::Bytes:
+    return "bytes";
+  case SiteMetric::Temporary:
+    return "temporary";
+  case SiteMetric::LeakedBytes:
+    break;
+  }
+  return "leaked_bytes";
+}
+
+SiteStatsDiff compareSites(const SiteStats *A, const SiteStats *B,
+                           GroupBy By) {
+  SiteStatsDiff D;
+  D.A.Found = A != nullptr;
+  D.B.Found = B != nullptr;
+  if (A)
+    D.TotalA = A->Total;
+  if (B)
+    D.TotalB = B->Total;
+  if (!A || !B)
+    return D;
+  D.Compared = true;
+  auto InA = gatherSiteStats(*A, By), InB = gatherSiteStats(*B, By);
+  for (size_t M = 0; M < NumSiteMetrics; ++M) {
+    ByLocation MA = metricOf(InA, SiteMetric(M));
+    ByLocation MB = metricOf(InB, SiteMetric(M));
+    D.Rows[M] = rowsOf(MA, MB);
+  }
+  return D;
+}
 
 const char *changeName(Change C) {
   switch (C) {

@@ -34,12 +34,22 @@
 // Every location either side knows gets a row: grew, shrank, new (only in
 // B), gone (only in A) or same.
 //
+// Over the whole run, when both files have site statistics beside them
+// (ms_print/model/Sites.h; massif-native writes them, Valgrind does not),
+// heaptrack's figures are compared too: their totals (calls, bytes asked
+// for, temporary allocations and their bytes, leaked blocks and bytes)
+// and, per location keyed as above (a stack's innermost call and its
+// inline chain; by function, every function on the stack once), the
+// calls, bytes, temporary allocations and leaked bytes. A location whose
+// figure is 0 on a side has none there: "new" is a figure only B has.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MSDIFF_DIFF_H
 #define MSDIFF_DIFF_H
 
 #include "Profile.h"
+#include "Sites.h"
 
 #include <cstdint>
 #include <string>
@@ -121,15 +131,53 @@ struct Moment {
   std::vector<Row> Rows;
 };
 
+/// The figures of the site statistics compared per location.
+enum class SiteMetric { Calls, Bytes, Temporary, LeakedBytes };
+inline constexpr size_t NumSiteMetrics = 4;
+
+/// One side's site statistics file.
+struct SitesFile {
+  /// The path looked at (model::sitesPathFor); empty for standard input.
+  std::string Path;
+  bool Found = false;
+};
+
+/// heaptrack's figures over the run compared, from the site statistics.
+struct SiteStatsDiff {
+  SitesFile A;
+  SitesFile B;
+  /// Both sides have site statistics: Rows are filled.
+  bool Compared = false;
+  /// Each side's totals, when it has site statistics.
+  msprint::model::SiteCounts TotalA;
+  msprint::model::SiteCounts TotalB;
+  /// Rows per SiteMetric, ordered as a moment's rows.
+  std::vector<Row> Rows[NumSiteMetrics];
+};
+
 /// The whole comparison. Both profiles must have snapshots.
 struct Comparison {
   GroupBy By = GroupBy::Site;
   /// Peak, then end.
   std::vector<Moment> Moments;
+  /// The site statistics, when either side has them (HasSites).
+  bool HasSites = false;
+  SiteStatsDiff Sites;
 };
 
 Comparison compare(const msprint::model::Profile &A,
                    const msprint::model::Profile &B, GroupBy By);
+
+/// The site statistics of A and B (null when a side has none; Files
+/// says where they were looked for), compared by By.
+SiteStatsDiff compareSites(const msprint::model::SiteStats *A,
+                           const msprint::model::SiteStats *B, GroupBy By);
+
+/// A SiteMetric's figure of C.
+uint64_t siteMetric(const msprint::model::SiteCounts &C, SiteMetric M);
+
+/// "calls", "bytes", "temporary", "leaked_bytes".
+const char *siteMetricName(SiteMetric M);
 
 /// "grew", "shrank", "new", "gone", "same".
 const char *changeName(Change C);

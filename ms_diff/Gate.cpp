@@ -1,4 +1,4 @@
-//===- Gate.cpp - --fail-if-peak-grows: the regression gate ---------------===//
+//===- Gate.cpp - --fail-if-*: the regression gates -----------------------===//
 //
 // Part of massif-native, under the MIT licence.
 //
@@ -36,11 +36,15 @@ constexpr Unit Units[] = {
 
 } // namespace
 
-bool parseGateLimit(std::string_view Text, GateLimit &L, std::string &Error) {
+bool parseGateLimit(std::string_view Option, std::string_view Text,
+                    LimitUnits Kind, GateLimit &L, std::string &Error) {
   auto fail = [&](const std::string &Why) {
-    Error = "--fail-if-peak-grows='" + std::string(Text) + "': " + Why +
-            "; expected N% or N bytes with an optional unit B, KiB, MiB, "
-            "GiB, kB, MB or GB (e.g. 5%, 2.5%, 4096, 64KiB)";
+    Error = std::string(Option) + "'" + std::string(Text) + "': " + Why +
+            (Kind == LimitUnits::Bytes
+                 ? "; expected N% or N bytes with an optional unit B, KiB, "
+                   "MiB, GiB, kB, MB or GB (e.g. 5%, 2.5%, 4096, 64KiB)"
+                 : "; expected N% or a whole number N, without a unit "
+                   "(e.g. 5%, 2.5%, 100)");
     return false;
   };
   L = GateLimit();
@@ -79,11 +83,12 @@ bool parseGateLimit(std::string_view Text, GateLimit &L, std::string &Error) {
     return true;
   }
   for (const Unit &U : Units) {
-    if (Suffix != U.Name)
+    if (Suffix != U.Name || (Kind == LimitUnits::Count && *U.Name))
       continue;
     u128 Scaled = u128(Num) * U.Factor;
     if (Scaled % Den != 0)
-      return fail("not a whole number of bytes");
+      return fail(Kind == LimitUnits::Bytes ? "not a whole number of bytes"
+                                            : "not a whole number");
     Scaled /= Den;
     if (Scaled > MaxValue)
       return fail("too large");

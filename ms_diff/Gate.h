@@ -1,9 +1,13 @@
-//===- Gate.h - --fail-if-peak-grows: the regression gate -----------------===//
+//===- Gate.h - --fail-if-*: the regression gates ------------------------===//
 //
 // Part of massif-native, under the MIT licence.
 //
-// The limit is how much B's peak total (heap + extra-heap + stacks at the
-// peak snapshot) may exceed A's:
+// A limit is how much a figure of B may exceed A's: for
+// --fail-if-peak-grows= the peak total (heap + extra-heap + stacks at the
+// peak snapshot), for --fail-if-leaks-grow= the leaked bytes (bytes, as
+// below); for --fail-if-calls-grow= and --fail-if-temporary-grows= the
+// allocation calls and the temporary allocations, counts (N% or N, no
+// unit). A byte limit is
 //
 //   N%        N percent of A's peak total (N may have up to 6 decimals)
 //   N, NB     N bytes
@@ -37,8 +41,21 @@ struct GateLimit {
   uint64_t Bytes = 0;
 };
 
-/// Parses Text; on failure returns false with Error saying what is wrong.
-bool parseGateLimit(std::string_view Text, GateLimit &L, std::string &Error);
+/// What a limit counts: bytes (with the units above) or things (calls,
+/// allocations: a whole number, no unit).
+enum class LimitUnits { Bytes, Count };
+
+/// Parses Text, the value of Option ("--fail-if-calls-grow="); on failure
+/// returns false with Error saying what is wrong.
+bool parseGateLimit(std::string_view Option, std::string_view Text,
+                    LimitUnits Units, GateLimit &L, std::string &Error);
+
+/// The same for --fail-if-peak-grows=.
+inline bool parseGateLimit(std::string_view Text, GateLimit &L,
+                           std::string &Error) {
+  return parseGateLimit("--fail-if-peak-grows=", Text, LimitUnits::Bytes, L,
+                        Error);
+}
 
 struct GateResult {
   uint64_t A = 0;
@@ -48,7 +65,7 @@ struct GateResult {
   bool Failed = false;
 };
 
-/// Applies L to the peak totals A and B.
+/// Applies L to A's and B's figures (the peak totals, the calls, ...).
 GateResult applyGate(const GateLimit &L, uint64_t A, uint64_t B);
 
 } // namespace msdiff

@@ -18,7 +18,22 @@
 //                           "delta", "percent"}] or null,
 //                 "unchanged": n}],
 //    "gate": null or {"limit", "kind": "percent"|"bytes", "allowed_bytes",
-//                     "a", "b", "delta", "failed"}}
+//                     "a", "b", "delta", "failed"},
+//    "site_stats": null or {"a": {"path", "found"}, "b": {...},
+//                           "compared": bool,
+//                           "totals": null or {"calls"|"bytes"|"temporary"|
+//                                              "temporary_bytes"|
+//                                              "leaked_blocks"|
+//                                              "leaked_bytes": CHANGE},
+//                           "by_metric": null or {"calls"|"bytes"|
+//                                                 "temporary"|"leaked_bytes":
+//                                                 {"rows", "unchanged"}}},
+//    "site_gates": [{"gate", "option", "limit", "kind", "allowed", "a",
+//                    "b", "delta", "percent", "failed", "verdict"}],
+//    "failed": any gate failed}
+//
+// site_stats, site_gates and failed came after the first files of
+// version 1, as new members do (docs/VIEWS.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +111,36 @@ void appendSide(std::string &Out, const Side &S) {
   Out += '}';
 }
 
+/// The rows, same ones only with --all; Unchanged counts those.
+void appendRows(std::string &Out, const Report &R, const std::vector<Row> &Rows,
+                size_t &Unchanged) {
+  Out += '[';
+  bool First = true;
+  for (const Row &Row : Rows) {
+    if (Row.Kind == Change::Same) {
+      ++Unchanged;
+      if (!R.ShowAll)
+        continue;
+    }
+    Out += First ? "\n  {" : ",\n  {";
+    First = false;
+    Out += "\"change\":\"";
+    Out += changeName(Row.Kind);
+    Out += '"';
+    appendJsonMember(Out, "location", Row.Location);
+    Out += ",\"frames\":[";
+    for (size_t I = 0; I < Row.Frames.size(); ++I) {
+      if (I)
+        Out += ',';
+      appendJsonString(Out, Row.Frames[I]);
+    }
+    Out += "],";
+    appendChange(Out, Row.A, Row.B);
+    Out += '}';
+  }
+  Out += ']';
+}
+
 void appendMoment(std::string &Out, const Report &R, const Moment &M) {
   Out += "{\"moment\":";
   appendJsonString(Out, M.Name);
@@ -119,37 +164,107 @@ void appendMoment(std::string &Out, const Report &R, const Moment &M) {
   Out += locationsName(M.From);
   Out += "\",\"rows\":";
   size_t Unchanged = 0;
-  if (!M.HaveRows) {
+  if (!M.HaveRows)
     Out += "null";
-  } else {
-    Out += '[';
-    bool First = true;
-    for (const Row &Row : M.Rows) {
-      if (Row.Kind == Change::Same) {
-        ++Unchanged;
-        if (!R.ShowAll)
-          continue;
-      }
-      Out += First ? "\n  {" : ",\n  {";
-      First = false;
-      Out += "\"change\":\"";
-      Out += changeName(Row.Kind);
-      Out += '"';
-      appendJsonMember(Out, "location", Row.Location);
-      Out += ",\"frames\":[";
-      for (size_t I = 0; I < Row.Frames.size(); ++I) {
-        if (I)
-          Out += ',';
-        appendJsonString(Out, Row.Frames[I]);
-      }
-      Out += "],";
-      appendChange(Out, Row.A, Row.B);
-      Out += '}';
-    }
-    Out += ']';
-  }
+  else
+    appendRows(Out, R, M.Rows, Unchanged);
   Out += ",\n \"unchanged\":";
   appendNumber(Out, Unchanged);
+  Out += '}';
+}
+
+void appendSitesFile(std::string &Out, const SitesFile &F) {
+  Out += "{\"path\":";
+  if (F.Path.empty())
+    Out += "null";
+  else
+    appendJsonString(Out, F.Path);
+  Out += ",\"found\":";
+  Out += F.Found ? "true" : "false";
+  Out += '}';
+}
+
+void appendSiteStats(std::string &Out, const Report &R) {
+  const SiteStatsDiff &D = R.C.Sites;
+  Out += "{\"a\":";
+  appendSitesFile(Out, D.A);
+  Out += ",\"b\":";
+  appendSitesFile(Out, D.B);
+  Out += ",\"compared\":";
+  Out += D.Compared ? "true" : "false";
+  Out += ",\n \"totals\":";
+  if (!D.Compared) {
+    Out += "null,\n \"by_metric\":null}";
+    return;
+  }
+  const msprint::model::SiteCounts &A = D.TotalA, &B = D.TotalB;
+  struct {
+    const char *Name;
+    uint64_t A, B;
+  } Totals[] = {{"calls", A.Calls, B.Calls},
+                {"bytes", A.Bytes, B.Bytes},
+                {"temporary", A.Temporary, B.Temporary},
+                {"temporary_bytes", A.TemporaryBytes, B.TemporaryBytes},
+                {"leaked_blocks", A.LeakedBlocks, B.LeakedBlocks},
+                {"leaked_bytes", A.LeakedBytes, B.LeakedBytes}};
+  Out += '{';
+  for (size_t I = 0; I < std::size(Totals); ++I) {
+    Out += I ? ",\"" : "\"";
+    Out += Totals[I].Name;
+    Out += "\":{";
+    appendChange(Out, Totals[I].A, Totals[I].B);
+    Out += '}';
+  }
+  Out += "},\n \"by_metric\":{";
+  for (size_t M = 0; M < NumSiteMetrics; ++M) {
+    Out += M ? ",\n  \"" : "\n  \"";
+    Out += siteMetricName(SiteMetric(M));
+    Out += "\":{\"rows\":";
+    size_t Unchanged = 0;
+    appendRows(Out, R, D.Rows[M], Unchanged);
+    Out += ",\"unchanged\":";
+    appendNumber(Out, Unchanged);
+    Out += '}';
+  }
+  Out += "}}";
+}
+
+const char *siteGateName(SiteGateKind K) {
+  switch (K) {
+  case SiteGateKind::Calls:
+    return "calls";
+  case SiteGateKind::Temporary:
+    return "temporary";
+  case SiteGateKind::LeaksGrow:
+    return "leaks_grow";
+  case SiteGateKind::Leaks:
+    break;
+  }
+  return "leaks";
+}
+
+void appendSiteGate(std::string &Out, const Report &R, const SiteGate &G) {
+  Out += "{\"gate\":\"";
+  Out += siteGateName(G.Kind);
+  Out += '"';
+  appendJsonMember(Out, "option", siteGateOption(G, false));
+  Out += ",\"limit\":";
+  bool Leaks = G.Kind == SiteGateKind::Leaks;
+  if (Leaks)
+    Out += "null";
+  else
+    appendJsonString(Out, G.Limit.Text);
+  Out += ",\"kind\":";
+  Out += Leaks                           ? "\"none\""
+         : G.Limit.Percent               ? "\"percent\""
+         : G.Kind == SiteGateKind::LeaksGrow ? "\"bytes\""
+                                         : "\"count\"";
+  appendJsonMember(Out, "allowed", G.Result.AllowedBytes);
+  Out += ',';
+  appendChange(Out, G.Result.A, G.Result.B);
+  Out += ",\"failed\":";
+  Out += G.Result.Failed ? "true" : "false";
+  appendJsonMember(Out, "verdict", siteGateVerdict(R, G));
   Out += '}';
 }
 
@@ -186,6 +301,18 @@ std::string renderJson(const Report &R) {
     appendJsonMember(Out, "verdict", gateVerdict(R));
     Out += '}';
   }
+  Out += ",\n\"site_stats\":";
+  if (R.C.HasSites)
+    appendSiteStats(Out, R);
+  else
+    Out += "null";
+  Out += ",\n\"site_gates\":[";
+  for (size_t I = 0; I < R.SiteGates.size(); ++I) {
+    Out += I ? ",\n" : "\n";
+    appendSiteGate(Out, R, R.SiteGates[I]);
+  }
+  Out += "],\n\"failed\":";
+  Out += R.failed() ? "true" : "false";
   Out += "}\n";
   return Out;
 }

@@ -32,6 +32,23 @@ struct FileInfo {
   std::string TimeUnit;
 };
 
+/// The gates on the site statistics.
+enum class SiteGateKind {
+  Calls,     ///< --fail-if-calls-grow=: allocation calls, A and B
+  Temporary, ///< --fail-if-temporary-grows=: temporary allocations
+  LeaksGrow, ///< --fail-if-leaks-grow=: leaked bytes, A and B
+  Leaks,     ///< --fail-if-leaks: any block leaked in B
+};
+
+struct SiteGate {
+  SiteGateKind Kind = SiteGateKind::Leaks;
+  /// The limit (not for Leaks).
+  GateLimit Limit;
+  /// A's and B's figures (for Leaks, the leaked blocks; A's is 0 when A
+  /// has no site statistics), the growth allowed, the verdict.
+  GateResult Result;
+};
+
 struct Report {
   FileInfo A;
   FileInfo B;
@@ -42,6 +59,17 @@ struct Report {
   bool HasGate = false;
   GateLimit Limit;
   GateResult Gate;
+  /// The gates on the site statistics given, in the order of
+  /// SiteGateKind.
+  std::vector<SiteGate> SiteGates;
+
+  /// Whether any gate failed.
+  bool failed() const {
+    bool F = HasGate && Gate.Failed;
+    for (const SiteGate &G : SiteGates)
+      F |= G.Result.Failed;
+    return F;
+  }
 };
 
 /// The text report.
@@ -53,6 +81,13 @@ std::string renderJson(const Report &R);
 /// The gate's verdict in one line, without a newline: "PASS: ..." or
 /// "FAIL: ...". Only when R.HasGate.
 std::string gateVerdict(const Report &R);
+
+/// A site statistics gate's verdict in one line, the same way.
+std::string siteGateVerdict(const Report &R, const SiteGate &G);
+
+/// The option of a site statistics gate: "--fail-if-calls-grow=" (with
+/// its limit when WithLimit), "--fail-if-leaks".
+std::string siteGateOption(const SiteGate &G, bool WithLimit);
 
 /// 1234567 -> "1,234,567".
 std::string commified(uint64_t V);

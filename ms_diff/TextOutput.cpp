@@ -20,7 +20,19 @@
 //     Sites not compared: A's come from snapshot 3, 2 snapshots before
 //     its last (heap 5,500); B's from ... (when the trees are at
 //     different moments; see Diff.h)
+//
+//   Over the run, from the site statistics: A base.out.sites, B new.out.sites
+//                           A     B  Delta   Delta%
+//     calls                12    13     +1   +8.33%
+//     ...
+//     Calls by site:
+//     change  A   B  Delta   Delta%  site
+//     grew    1   2     +1  +100.00%  grow_site (sites.c:35)
+//     ... bytes asked for, temporary allocations, leaked bytes by site
+//     (when either file has site statistics beside it)
 //   FAIL: the peak total grew by ... (with --fail-if-peak-grows=)
+//   PASS: calls to allocation functions ... (with --fail-if-calls-grow=,
+//   and so for each gate given)
 //
 // Byte counts are commified as ms_print does; numbers are right-aligned
 // in columns as wide as their widest cell.
@@ -154,6 +166,37 @@ bool locationsNote(std::string &Out, const Moment &M, const char *What,
   return false;
 }
 
+/// The rows' table (same rows only with --all), then how many were
+/// hidden; None when there are no rows at all.
+void renderRows(std::string &Out, const Report &R, const std::vector<Row> &All,
+                const char *What, const std::string &None) {
+  Table Rows;
+  Rows.LastIsText = true;
+  Rows.add({"change", "A", "B", "Delta", "Delta%", What});
+  size_t Shown = 0, Hidden = 0;
+  for (const Row &Row : All) {
+    if (Row.Kind == Change::Same && !R.ShowAll) {
+      ++Hidden;
+      continue;
+    }
+    ++Shown;
+    Rows.add({changeName(Row.Kind), commified(Row.A), commified(Row.B),
+              signedCommified(Row.A, Row.B), percentText(Row.A, Row.B),
+              Row.Location});
+  }
+  if (Shown)
+    Rows.render(Out, "  ");
+  std::string Count = std::to_string(Hidden);
+  if (Hidden && Shown)
+    Out += "  (" + Count + " unchanged " + What + (Hidden == 1 ? "" : "s") +
+           " not shown; --all shows them)\n";
+  else if (Hidden)
+    Out += "  No " + std::string(What) + " changed (" + Count +
+           " unchanged; --all shows them).\n";
+  else if (!Shown)
+    Out += "  " + None + "\n";
+}
+
 void renderMoment(std::string &Out, const Report &R, const Moment &M) {
   bool IsPeak = M.Name == "peak";
   Out += IsPeak ? "At the peak: " : "At the end: ";
@@ -175,31 +218,54 @@ void renderMoment(std::string &Out, const Report &R, const Moment &M) {
   const char *What = R.C.By == GroupBy::Site ? "site" : "function";
   if (!locationsNote(Out, M, What, IsPeak))
     return;
-  Table Rows;
-  Rows.LastIsText = true;
-  Rows.add({"change", "A", "B", "Delta", "Delta%", What});
-  size_t Shown = 0, Hidden = 0;
-  for (const Row &Row : M.Rows) {
-    if (Row.Kind == Change::Same && !R.ShowAll) {
-      ++Hidden;
-      continue;
-    }
-    ++Shown;
-    Rows.add({changeName(Row.Kind), commified(Row.A), commified(Row.B),
-              signedCommified(Row.A, Row.B), percentText(Row.A, Row.B),
-              Row.Location});
+  renderRows(Out, R, M.Rows, What, "No allocation " + std::string(What) +
+                                       " on either side.");
+  Out += '\n';
+}
+
+/// What the site statistics compare per location, as the text names it.
+const char *const MetricTitles[NumSiteMetrics] = {
+    "Calls", "Bytes asked for", "Temporary allocations", "Leaked bytes"};
+
+std::string sitesFileText(const SitesFile &F) {
+  return F.Path.empty() ? std::string("standard input") : F.Path;
+}
+
+void renderSites(std::string &Out, const Report &R) {
+  const SiteStatsDiff &D = R.C.Sites;
+  if (!D.Compared) {
+    const SitesFile &Has = D.A.Found ? D.A : D.B;
+    const SitesFile &Lacks = D.A.Found ? D.B : D.A;
+    Out += std::string("Over the run: only ") + (D.A.Found ? "A" : "B") +
+           " has site statistics (" + sitesFileText(Has) + "); " +
+           (D.A.Found ? "B" : "A") + " has none (" +
+           (Lacks.Path.empty() ? std::string("it is standard input")
+                               : "no " + Lacks.Path) +
+           "): not compared.\n\n";
+    return;
   }
-  if (Shown)
-    Rows.render(Out, "  ");
-  std::string Count = std::to_string(Hidden);
-  if (Hidden && Shown)
-    Out += "  (" + Count + " unchanged " + What + (Hidden == 1 ? "" : "s") +
-           " not shown; --all shows them)\n";
-  else if (Hidden)
-    Out += "  No " + std::string(What) + " changed (" + Count +
-           " unchanged; --all shows them).\n";
-  else if (!Shown)
-    Out += "  No allocation " + std::string(What) + " on either side.\n";
+  Out += "Over the run, from the site statistics: A " + sitesFileText(D.A) +
+         ", B " + sitesFileText(D.B) + "\n";
+  Table Totals;
+  Totals.add({"", "A", "B", "Delta", "Delta%"});
+  auto line = [&](const char *Name, uint64_t A, uint64_t B) {
+    Totals.add({Name, commified(A), commified(B), signedCommified(A, B),
+                percentText(A, B)});
+  };
+  const msprint::model::SiteCounts &A = D.TotalA, &B = D.TotalB;
+  line("calls", A.Calls, B.Calls);
+  line("bytes asked for", A.Bytes, B.Bytes);
+  line("temporary", A.Temporary, B.Temporary);
+  line("temporary bytes", A.TemporaryBytes, B.TemporaryBytes);
+  line("leaked blocks", A.LeakedBlocks, B.LeakedBlocks);
+  line("leaked bytes", A.LeakedBytes, B.LeakedBytes);
+  Totals.render(Out, "  ");
+  const char *What = R.C.By == GroupBy::Site ? "site" : "function";
+  for (size_t M = 0; M < NumSiteMetrics; ++M) {
+    Out += "\n  " + std::string(MetricTitles[M]) + " by " + What + ":\n";
+    renderRows(Out, R, D.Rows[M], What,
+               std::string("None on either side."));
+  }
   Out += '\n';
 }
 
@@ -244,6 +310,64 @@ std::string gateVerdict(const Report &R) {
   return S;
 }
 
+std::string siteGateOption(const SiteGate &G, bool WithLimit) {
+  const char *Name = "--fail-if-leaks";
+  switch (G.Kind) {
+  case SiteGateKind::Calls:
+    Name = "--fail-if-calls-grow=";
+    break;
+  case SiteGateKind::Temporary:
+    Name = "--fail-if-temporary-grows=";
+    break;
+  case SiteGateKind::LeaksGrow:
+    Name = "--fail-if-leaks-grow=";
+    break;
+  case SiteGateKind::Leaks:
+    return Name;
+  }
+  return WithLimit ? Name + G.Limit.Text : std::string(Name);
+}
+
+std::string siteGateVerdict(const Report &R, const SiteGate &G) {
+  const GateResult &Res = G.Result;
+  std::string S = Res.Failed ? "FAIL: " : "PASS: ";
+  if (G.Kind == SiteGateKind::Leaks) {
+    const msprint::model::SiteCounts &B = R.C.Sites.TotalB;
+    if (B.LeakedBlocks == 0)
+      S += "B leaked no block";
+    else
+      S += "B leaked " + commified(B.LeakedBytes) +
+           (B.LeakedBytes == 1 ? " byte in " : " bytes in ") +
+           commified(B.LeakedBlocks) +
+           (B.LeakedBlocks == 1 ? " block" : " blocks");
+    return S + "; --fail-if-leaks allows no leaked block";
+  }
+  const char *What = G.Kind == SiteGateKind::Calls ? "calls to allocation functions"
+                     : G.Kind == SiteGateKind::Temporary
+                         ? "temporary allocations"
+                         : "leaked bytes";
+  const char *Unit = G.Kind == SiteGateKind::LeaksGrow ? " bytes" : "";
+  S += What;
+  if (Res.A == Res.B) {
+    S += " did not change (" + commified(Res.A) + Unit + ")";
+  } else {
+    S += Res.B > Res.A ? " grew by " : " shrank by ";
+    S += commified(Res.B > Res.A ? Res.B - Res.A : Res.A - Res.B) + Unit;
+    std::string P = percentText(Res.A, Res.B);
+    if (P != "n/a")
+      S += " (" + P + ")";
+    S += ", from " + commified(Res.A) + " to " + commified(Res.B);
+  }
+  S += "; " + siteGateOption(G, true) + " allows growth up to " +
+       commified(Res.AllowedBytes);
+  if (G.Kind == SiteGateKind::Calls)
+    return S + (Res.AllowedBytes == 1 ? " call" : " calls");
+  if (G.Kind == SiteGateKind::Temporary)
+    return S + (Res.AllowedBytes == 1 ? " temporary allocation"
+                                      : " temporary allocations");
+  return S + Unit;
+}
+
 std::string renderText(const Report &R) {
   std::string Out;
   Out += "A (base): " + R.A.Path + "\n          cmd: " + R.A.Cmd + "\n";
@@ -254,8 +378,12 @@ std::string renderText(const Report &R) {
              : "Functions: inclusive bytes, counted once per path.\n\n";
   for (const Moment &M : R.C.Moments)
     renderMoment(Out, R, M);
+  if (R.C.HasSites)
+    renderSites(Out, R);
   if (R.HasGate)
     Out += gateVerdict(R) + "\n";
+  for (const SiteGate &G : R.SiteGates)
+    Out += siteGateVerdict(R, G) + "\n";
   return Out;
 }
 

@@ -6,10 +6,13 @@
 //
 // Compares the profile B (the new run) with A (the base) at the peak and
 // at the end: totals, and bytes by allocation site or by function (see
-// Diff.h). --fail-if-peak-grows= makes it a regression gate (Gate.h).
-// Exit status: 0, or 1 when the gate failed, or 2 for a bad command line,
-// an input that cannot be read or is not a massif.out file, or an output
-// that cannot be written.
+// Diff.h); and over the run heaptrack's figures, from the site statistics
+// beside each file when there are some. --fail-if-peak-grows= and the
+// gates on the site statistics make it a regression gate (Gate.h).
+// Exit status: 0, or 1 when a gate failed, or 2 for a bad command line,
+// an input that cannot be read or is not a massif.out file (or site
+// statistics file), site statistics a gate needs and does not have, or an
+// output that cannot be written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 
 #include "OutputFile.h"
 #include "Profile.h"
+#include "Sites.h"
 
 #include <cstdio>
 #include <string>
@@ -43,6 +47,10 @@ const char *const UsageText =
     "caller of malloc/new, named without its address so two builds match;\n"
     "rows grew, shrank, new, gone. At the end, sites are compared only when\n"
     "both files' last detailed snapshots are as far before their ends.\n"
+    "Over the run, when both files have site statistics beside them\n"
+    "(massif.out.PID -> massif.sites.PID, NAME -> NAME.sites), it compares\n"
+    "heaptrack's figures: calls, bytes asked for, temporary allocations and\n"
+    "leaks, in all and by site.\n"
     "\n"
     "  --format=text|json        aligned text (default) or a JSON object\n"
     "  --by=site|function        rows by allocation site (default) or by\n"
@@ -51,12 +59,24 @@ const char *const UsageText =
     "  --fail-if-peak-grows=N%   exit 1 when B's peak total exceeds A's by\n"
     "  --fail-if-peak-grows=N    more than N percent of A's, or N bytes\n"
     "                            (units B, KiB, MiB, GiB, kB, MB, GB)\n"
+    "  --fail-if-calls-grow=N%   exit 1 when B's allocation calls exceed A's\n"
+    "  --fail-if-calls-grow=N    by more than N percent of A's, or N calls\n"
+    "  --fail-if-temporary-grows=N% or =N\n"
+    "                            the same for temporary allocations\n"
+    "  --fail-if-leaks-grow=N% or =N\n"
+    "                            the same for leaked bytes (units as above)\n"
+    "  --fail-if-leaks           exit 1 when B leaked any block (still live\n"
+    "                            at the end), whatever A did\n"
     "  -o FILE, --output=FILE    write to FILE instead of standard output\n"
     "  --help, --version\n"
     "\n"
-    "Exit status: 0; 1 when the peak grew more than --fail-if-peak-grows=\n"
-    "allows; 2 for a bad command line, an unreadable or malformed input, or\n"
-    "an output that cannot be written.\n";
+    "The site statistics gates need them beside both files (--fail-if-leaks:\n"
+    "beside B).\n"
+    "\n"
+    "Exit status: 0; 1 when a gate failed (the peak, the calls, ... grew more\n"
+    "than allowed); 2 for a bad command line, an unreadable or malformed\n"
+    "input, missing site statistics a gate needs, or an output that cannot\n"
+    "be written.\n";
 
 int usageError(const std::string &Message) {
   std::fprintf(stderr, "ms_diff: %s\nTry 'ms_diff --help' for more.\n",
@@ -74,6 +94,9 @@ struct Options {
   bool ShowAll = false;
   bool HasGate = false;
   GateLimit Limit;
+  /// The site statistics gates given, by SiteGateKind.
+  bool HasSiteGate[4] = {};
+  GateLimit SiteLimit[4];
   std::string Output;
   std::vector<std::string> Inputs;
 };
@@ -121,6 +144,22 @@ int parseOptions(const std::vector<std::string> &Args, Options &O) {
       if (!parseGateLimit(A.substr(21), O.Limit, Error))
         return usageError(Error);
       O.HasGate = true;
+    } else if (A == "--fail-if-leaks") {
+      O.HasSiteGate[int(SiteGateKind::Leaks)] = true;
+    } else if (startsWith(A, "--fail-if-calls-grow=") ||
+               startsWith(A, "--fail-if-temporary-grows=") ||
+               startsWith(A, "--fail-if-leaks-grow=")) {
+      size_t Eq = A.find('=') + 1;
+      SiteGateKind K = startsWith(A, "--fail-if-calls")       ? SiteGateKind::Calls
+                       : startsWith(A, "--fail-if-temporary") ? SiteGateKind::Temporary
+                                                              : SiteGateKind::LeaksGrow;
+      std::string Error;
+      if (!parseGateLimit(A.substr(0, Eq), A.substr(Eq),
+                          K == SiteGateKind::LeaksGrow ? LimitUnits::Bytes
+                                                       : LimitUnits::Count,
+                          O.SiteLimit[int(K)], Error))
+        return usageError(Error);
+      O.HasSiteGate[int(K)] = true;
     } else if (A == "-o") {
       if (I + 1 == Args.size())
         return usageError("-o needs a file name");
@@ -163,6 +202,73 @@ int load(const std::string &Path, msprint::model::Profile &P, FileInfo &F) {
   return 0;
 }
 
+/// Reads the site statistics beside the profile at Path, if any; into S
+/// (Found) or not. 0 or an exit status after a message.
+int loadSites(const std::string &Path, const msprint::model::Profile &P,
+              msprint::model::SiteStats &S, SitesFile &F) {
+  F.Path = msprint::model::sitesPathFor(Path);
+  std::string Error;
+  switch (msprint::model::findSites(F.Path, true, P, S, Error)) {
+  case msprint::model::SitesLookup::Absent:
+    return 0;
+  case msprint::model::SitesLookup::Loaded:
+    F.Found = true;
+    return 0;
+  case msprint::model::SitesLookup::Bad:
+    break;
+  }
+  std::fprintf(stderr, "ms_diff: %s\n", Error.c_str());
+  return ExitError;
+}
+
+/// Applies the site statistics gates of O; 0 or an exit status after a
+/// message (a gate without the site statistics it needs).
+int applySiteGates(const Options &O, Report &R) {
+  const SiteStatsDiff &D = R.C.Sites;
+  for (int K = 0; K < 4; ++K) {
+    if (!O.HasSiteGate[K])
+      continue;
+    SiteGate G;
+    G.Kind = SiteGateKind(K);
+    G.Limit = O.SiteLimit[K];
+    const char *Side = nullptr;
+    const SitesFile *Missing = nullptr;
+    if (!D.B.Found)
+      Side = "B", Missing = &D.B;
+    else if (G.Kind != SiteGateKind::Leaks && !D.A.Found)
+      Side = "A", Missing = &D.A;
+    if (Missing) {
+      std::fprintf(stderr,
+                   "ms_diff: %s needs the site statistics of %s; %s has "
+                   "none (%s%s)\n",
+                   siteGateOption(G, false).c_str(),
+                   G.Kind == SiteGateKind::Leaks ? "B" : "both files", Side,
+                   Missing->Path.empty() ? "it is standard input" : "no ",
+                   Missing->Path.c_str());
+      return ExitError;
+    }
+    switch (G.Kind) {
+    case SiteGateKind::Calls:
+      G.Result = applyGate(G.Limit, D.TotalA.Calls, D.TotalB.Calls);
+      break;
+    case SiteGateKind::Temporary:
+      G.Result = applyGate(G.Limit, D.TotalA.Temporary, D.TotalB.Temporary);
+      break;
+    case SiteGateKind::LeaksGrow:
+      G.Result =
+          applyGate(G.Limit, D.TotalA.LeakedBytes, D.TotalB.LeakedBytes);
+      break;
+    case SiteGateKind::Leaks:
+      G.Result.A = D.A.Found ? D.TotalA.LeakedBlocks : 0;
+      G.Result.B = D.TotalB.LeakedBlocks;
+      G.Result.Failed = G.Result.B > 0;
+      break;
+    }
+    R.SiteGates.push_back(G);
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -177,7 +283,19 @@ int main(int Argc, char **Argv) {
   if (int Status = load(O.Inputs[1], B, R.B))
     return Status;
 
+  msprint::model::SiteStats SitesA, SitesB;
+  SitesFile FileA, FileB;
+  if (int Status = loadSites(O.Inputs[0], A, SitesA, FileA))
+    return Status;
+  if (int Status = loadSites(O.Inputs[1], B, SitesB, FileB))
+    return Status;
+
   R.C = compare(A, B, O.By);
+  R.C.HasSites = FileA.Found || FileB.Found;
+  R.C.Sites = compareSites(FileA.Found ? &SitesA : nullptr,
+                           FileB.Found ? &SitesB : nullptr, O.By);
+  R.C.Sites.A = FileA;
+  R.C.Sites.B = FileB;
   R.ShowAll = O.ShowAll;
   R.HasGate = O.HasGate;
   if (R.HasGate) {
@@ -185,6 +303,8 @@ int main(int Argc, char **Argv) {
     const Moment &Peak = R.C.Moments.front();
     R.Gate = applyGate(O.Limit, Peak.A.T.total(), Peak.B.T.total());
   }
+  if (int Status = applySiteGates(O, R))
+    return Status;
 
   msprint::OutputFile Out("ms_diff");
   if (!Out.open(O.Output))
@@ -192,9 +312,15 @@ int main(int Argc, char **Argv) {
   Out.buffer().append(O.Json ? renderJson(R) : renderText(R));
   if (!Out.close())
     return ExitError;
-  // The verdict is the text report's last line; elsewhere it also goes to
-  // standard error, so that a failing gate says why on the console.
-  if (R.HasGate && R.Gate.Failed && (O.Json || !O.Output.empty()))
-    std::fprintf(stderr, "ms_diff: %s\n", gateVerdict(R).c_str());
-  return R.HasGate && R.Gate.Failed ? ExitGateFailed : 0;
+  // The verdicts are the text report's last lines; elsewhere a failed
+  // one also goes to standard error, so that a failing gate says why on
+  // the console.
+  if (O.Json || !O.Output.empty()) {
+    if (R.HasGate && R.Gate.Failed)
+      std::fprintf(stderr, "ms_diff: %s\n", gateVerdict(R).c_str());
+    for (const SiteGate &G : R.SiteGates)
+      if (G.Result.Failed)
+        std::fprintf(stderr, "ms_diff: %s\n", siteGateVerdict(R, G).c_str());
+  }
+  return R.failed() ? ExitGateFailed : 0;
 }

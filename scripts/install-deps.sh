@@ -11,7 +11,7 @@ packages=(
   libstdc++-12-dev libc6-dev
   libdw-dev libelf-dev zlib1g-dev libunwind-dev libc6-dbg
   googletest libgtest-dev
-  valgrind heaptrack zstd
+  valgrind heaptrack zstd dpkg-dev perl
   libgd-dev libc-devtools
   chromium fonts-dejavu-core golang-go
 )

@@ -11,13 +11,16 @@
 // The same bytes then go through the strict model (model::parseProfile)
 // and, when it accepts them, the JSON export, into a sink that keeps only
 // the nesting of the JSON's brackets and stops the run if they do not
-// balance. Any crash, sanitizer report, hang or leak is a bug.
+// balance; and through the site statistics reader (model::parseSites),
+// whose accepted files are exported too, beside an empty profile. Any
+// crash, sanitizer report, hang or leak is a bug.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
 #include "Profile.h"
 #include "Report.h"
+#include "Sites.h"
 #include "Views.h"
 
 #include <cstddef>
@@ -121,6 +124,20 @@ void exportJson(const uint8_t *Data, size_t Size) {
     std::abort();
 }
 
+void exportSites(const uint8_t *Data, size_t Size) {
+  msprint::model::SiteStats S;
+  std::string Error;
+  if (!msprint::model::parseSites(
+          std::string_view(reinterpret_cast<const char *>(Data), Size),
+          "fuzz.sites", S, Error))
+    return;
+  msprint::model::Profile P;
+  BracketSink Out;
+  msprint::views::writeJson(P, Out, &S);
+  if (!Out.balanced())
+    std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -138,5 +155,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   } catch (const Died &) {
   }
   exportJson(Data + 1, Size - 1);
+  exportSites(Data + 1, Size - 1);
   return 0;
 }

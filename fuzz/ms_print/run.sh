@@ -38,6 +38,10 @@ for f in "$work"/gen/*.out; do
   { printf "\\x$(printf %02x $((i % 32)))"; cat "$f"; } > "$work/corpus/gen-$i"
   i=$((i + 1))
 done
+for f in "$root"/test/views/Inputs/*.sites; do
+  { printf "\\x00"; cat "$f"; } > "$work/corpus/sites-$i"
+  i=$((i + 1))
+done
 
 echo "run.sh: fuzzing for ${seconds}s in $work"
 status=0

@@ -5,8 +5,13 @@
 // The report keeps the script's command line to the byte (report/
 // Options.cpp); the options here are ms_print's additions. --help and
 // --version describe this project; any of --html, --format=, --snapshot=,
-// -o or --output= selects the view path, which takes the report's options
-// too when the format is text.
+// --sites=, --top=, -o or --output= selects the view path, which takes the
+// report's options too when the format is text.
+//
+// The JSON export, the page and the hot spots read the site statistics
+// file beside the input (model::sitesPathFor) when there is one, or the
+// file --sites= names; --sites=none leaves them out. A file there that is
+// malformed or of another run is refused as a malformed input is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +42,7 @@ private:
   OutputBuffer &B;
 };
 
-enum class Format { Text, Json, Collapsed, Pprof, Html };
+enum class Format { Text, Json, Collapsed, Pprof, Html, Hotspots };
 
 struct ViewOptions {
   Format Fmt = Format::Text;
@@ -46,6 +51,10 @@ struct ViewOptions {
   bool SnapshotGiven = false;
   std::string Output;
   std::string Input;
+  /// --sites=: a file, "none", or empty (the file beside the input).
+  std::string Sites;
+  size_t Top = HotspotsDefaultTop;
+  bool TopGiven = false;
   /// The report's own options (for --format=text).
   std::vector<std::string> ReportArgs;
 };
@@ -62,7 +71,8 @@ bool startsWith(std::string_view S, std::string_view P) {
 
 bool isViewOption(std::string_view A) {
   return A == "--html" || A == "-o" || startsWith(A, "--format=") ||
-         startsWith(A, "--snapshot=") || startsWith(A, "--output=");
+         startsWith(A, "--snapshot=") || startsWith(A, "--output=") ||
+         startsWith(A, "--sites=") || startsWith(A, "--top=");
 }
 
 /// Parses the view command line; returns 0 or an exit status.
@@ -92,9 +102,12 @@ int parseViewOptions(const std::vector<std::string> &Args, ViewOptions &O) {
         F = Format::Pprof;
       else if (V == "html")
         F = Format::Html;
+      else if (V == "hotspots")
+        F = Format::Hotspots;
       else
         return usageError("unknown format '" + std::string(V) +
-                          "'; expected text, json, collapsed, pprof or html");
+                          "'; expected text, json, collapsed, pprof, html "
+                          "or hotspots");
       if (!setFormat(F))
         return usageError("--html and --format= choose different views");
     } else if (startsWith(A, "--snapshot=")) {
@@ -102,6 +115,26 @@ int parseViewOptions(const std::vector<std::string> &Args, ViewOptions &O) {
       O.SnapshotGiven = true;
       if (O.Snapshot.empty())
         return usageError("--snapshot= needs peak, last, all or a number");
+    } else if (startsWith(A, "--sites=")) {
+      O.Sites = std::string(A.substr(8));
+      if (O.Sites.empty())
+        return usageError("--sites= needs a file name or none");
+    } else if (startsWith(A, "--top=")) {
+      std::string_view V = A.substr(6);
+      uint64_t N = 0;
+      bool Ok = !V.empty() && V.size() <= 9;
+      for (char C : V) {
+        if (C < '0' || C > '9') {
+          Ok = false;
+          break;
+        }
+        N = N * 10 + uint64_t(C - '0');
+      }
+      if (!Ok)
+        return usageError("--top= needs a number of sites (0 for all), not '" +
+                          std::string(V) + "'");
+      O.Top = size_t(N);
+      O.TopGiven = true;
     } else if (A == "-o") {
       if (I + 1 == Args.size())
         return usageError("-o needs a file name");
@@ -131,6 +164,15 @@ int parseViewOptions(const std::vector<std::string> &Args, ViewOptions &O) {
       O.Fmt != Format::Pprof)
     return usageError("--snapshot= applies to --format=collapsed and "
                       "--format=pprof only");
+  if (!O.Sites.empty() && O.Fmt != Format::Json && O.Fmt != Format::Html &&
+      O.Fmt != Format::Hotspots)
+    return usageError("--sites= applies to --format=json, --html and "
+                      "--format=hotspots only");
+  if (O.TopGiven && O.Fmt != Format::Hotspots)
+    return usageError("--top= applies to --format=hotspots only");
+  if (O.Fmt == Format::Hotspots && O.Sites == "none")
+    return usageError("--format=hotspots shows the site statistics; "
+                      "--sites=none leaves nothing to show");
   return 0;
 }
 
@@ -195,6 +237,43 @@ int chooseSnapshots(const model::Profile &P, const std::string &Which,
   return 0;
 }
 
+/// Reads the site statistics for the profile P: the file --sites= names,
+/// else the one beside the input, if any. 0 or an exit status.
+int findSites(const ViewOptions &O, const model::Profile &P,
+              model::SiteStats &S, bool &Found) {
+  bool Named = !O.Sites.empty();
+  std::string Path = Named ? O.Sites : model::sitesPathFor(O.Input);
+  std::string Error;
+  switch (model::findSites(Path, !Named, P, S, Error)) {
+  case model::SitesLookup::Loaded:
+    Found = true;
+    return 0;
+  case model::SitesLookup::Absent:
+    if (O.Fmt != Format::Hotspots)
+      return 0;
+    if (Path.empty())
+      std::fprintf(stderr,
+                   "ms_print: --format=hotspots needs the site statistics; "
+                   "the input is standard input: name them with "
+                   "--sites=FILE\n");
+    else
+      std::fprintf(stderr,
+                   "ms_print: no site statistics beside '%s' (no '%s'); "
+                   "massif-native writes them beside each massif.out file, "
+                   "Valgrind's Massif does not. --format=hotspots needs them "
+                   "(--sites=FILE names them)\n",
+                   O.Input.c_str(), Path.c_str());
+    return 1;
+  case model::SitesLookup::Bad:
+    break;
+  }
+  std::fprintf(stderr, "ms_print: %s%s\n", Error.c_str(),
+               O.Fmt == Format::Hotspots
+                   ? ""
+                   : " (--sites=none leaves the site statistics out)");
+  return 1;
+}
+
 int runView(const ViewOptions &O) {
   OutputFile Out("ms_print");
   if (O.Fmt == Format::Text) {
@@ -217,15 +296,25 @@ int runView(const ViewOptions &O) {
   if (O.Fmt == Format::Collapsed || O.Fmt == Format::Pprof)
     if (int Status = chooseSnapshots(P, O.Snapshot, Which))
       return Status;
+  model::SiteStats Sites;
+  bool HaveSites = false;
+  if ((O.Fmt == Format::Json || O.Fmt == Format::Html ||
+       O.Fmt == Format::Hotspots) &&
+      O.Sites != "none")
+    if (int Status = findSites(O, P, Sites, HaveSites))
+      return Status;
   if (!Out.open(O.Output))
     return 1;
   BufferSink Sink(Out.buffer());
   switch (O.Fmt) {
   case Format::Json:
-    writeJson(P, Sink);
+    writeJson(P, Sink, HaveSites ? &Sites : nullptr);
     break;
   case Format::Html:
-    writeHtml(P, Sink);
+    writeHtml(P, Sink, HaveSites ? &Sites : nullptr);
+    break;
+  case Format::Hotspots:
+    writeHotspots(P, Sites, O.Top, Sink);
     break;
   case Format::Collapsed:
     writeCollapsed(P, Which, Sink);

@@ -23,9 +23,10 @@ void writeBytes(Sink &Out, const unsigned char *Bytes, size_t Size) {
 }
 } // namespace
 
-void writeHtml(const model::Profile &P, Sink &Out) {
+void writeHtml(const model::Profile &P, Sink &Out,
+               const model::SiteStats *Sites) {
   writeBytes(Out, html::HtmlPageHead, html::HtmlPageHeadSize);
-  writeJson(P, Out);
+  writeJson(P, Out, Sites);
   writeBytes(Out, html::HtmlPageTail, html::HtmlPageTailSize);
 }
 

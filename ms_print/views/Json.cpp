@@ -4,7 +4,7 @@
 //
 // Schema docs/schema/massif-profile.schema.json, version JsonSchemaVersion:
 //
-//   {"format": "massif-native-profile", "version": 1,
+//   {"format": "massif-native-profile", "version": 2,
 //    "desc": ..., "cmd": ..., "time_unit": "i"|"ms"|"B",
 //    "peak": <index into snapshots, or null>,
 //    "frames": [{"kind": "root"|"code"|"insignificant", "text": ...,
@@ -14,11 +14,22 @@
 //                   "mem_heap_extra_B": ..., "mem_stacks_B": ...,
 //                   "heap_tree": "empty"|"detailed"|"peak",
 //                   "tree"?: {"bytes": b, "frame": <index into frames>,
-//                             "children"?: [node, ...]}}, ...]}
+//                             "children"?: [node, ...]}}, ...],
+//    "sites": null | {"sizes": [{"min": s, "max": s, "calls": n}, ...],
+//                     "total": counts,
+//                     "list": [counts + {"frames": [<index into frames>,
+//                                                   ...]}, ...]}}
+//
+//   counts = "calls", "bytes", "temporary", "temporary_bytes",
+//            "leaked_blocks", "leaked_bytes"
 //
 // Frames are shared by every tree that shows the same line text, which
-// keeps a profile with thousands of detailed snapshots small. One snapshot
-// per line. Trees are written without recursion.
+// keeps a profile with thousands of detailed snapshots small; the sites'
+// frames are the same texts, so they share them too: the trees' frames
+// come first, in order of first use, then those only sites use. "sites"
+// is the site statistics file beside the profile (model/Sites.h), null
+// without one. One snapshot and one site per line. Trees are written
+// without recursion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,9 +115,53 @@ void appendTree(std::string &Out, const Snapshot &S,
   }
 }
 
+void appendCounts(std::string &Out, const SiteCounts &C) {
+  Out += "\"calls\":";
+  appendNumber(Out, C.Calls);
+  appendJsonMember(Out, "bytes", C.Bytes);
+  appendJsonMember(Out, "temporary", C.Temporary);
+  appendJsonMember(Out, "temporary_bytes", C.TemporaryBytes);
+  appendJsonMember(Out, "leaked_blocks", C.LeakedBlocks);
+  appendJsonMember(Out, "leaked_bytes", C.LeakedBytes);
+}
+
+void appendSites(std::string &Out, const SiteStats &S,
+                 const std::unordered_map<std::string_view, uint32_t> &Frames,
+                 Sink &Sink) {
+  Out += "{\"sizes\":[";
+  for (size_t B = 0; B < S.Sizes.size(); ++B) {
+    Out += B ? ",{\"min\":" : "{\"min\":";
+    appendNumber(Out, SiteStats::bucketLow(B));
+    appendJsonMember(Out, "max", SiteStats::bucketHigh(B));
+    appendJsonMember(Out, "calls", S.Sizes[B]);
+    Out += '}';
+  }
+  Out += "],\n\"total\":{";
+  appendCounts(Out, S.Total);
+  Out += "},\n\"list\":[";
+  bool First = true;
+  for (const Site &Site : S.Sites) {
+    Out += First ? "\n{" : ",\n{";
+    First = false;
+    appendCounts(Out, Site.Counts);
+    Out += ",\"frames\":[";
+    for (size_t F = 0; F < Site.Frames.size(); ++F) {
+      if (F)
+        Out += ',';
+      appendNumber(Out, Frames.at(Site.Frames[F]));
+    }
+    Out += "]}";
+    if (Out.size() > (1 << 16)) {
+      Sink.write(Out);
+      Out.clear();
+    }
+  }
+  Out += "]}";
+}
+
 } // namespace
 
-void writeJson(const Profile &P, Sink &Out) {
+void writeJson(const Profile &P, Sink &Out, const SiteStats *Sites) {
   std::unordered_map<std::string_view, uint32_t> Frames;
   std::string Buf = "{\"format\":\"massif-native-profile\",\"version\":";
   appendNumber(Buf, JsonSchemaVersion);
@@ -123,20 +178,26 @@ void writeJson(const Profile &P, Sink &Out) {
   else
     appendNumber(Buf, Peak);
   Buf += ",\n\"frames\":[";
-  for (const Snapshot &S : P.Snapshots)
-    for (const Node &N : S.Nodes) {
-      auto [It, New] = Frames.emplace(N.Text, uint32_t(Frames.size()));
-      if (!New)
-        continue;
-      if (It->second)
-        Buf += ',';
-      Buf += '\n';
-      appendFrame(Buf, N.Text);
-      if (Buf.size() > (1 << 16)) {
-        Out.write(Buf);
-        Buf.clear();
-      }
+  auto frame = [&](std::string_view Text) {
+    auto [It, New] = Frames.emplace(Text, uint32_t(Frames.size()));
+    if (!New)
+      return;
+    if (It->second)
+      Buf += ',';
+    Buf += '\n';
+    appendFrame(Buf, Text);
+    if (Buf.size() > (1 << 16)) {
+      Out.write(Buf);
+      Buf.clear();
     }
+  };
+  for (const Snapshot &S : P.Snapshots)
+    for (const Node &N : S.Nodes)
+      frame(N.Text);
+  if (Sites)
+    for (const Site &Site : Sites->Sites)
+      for (std::string_view Text : Site.Frames)
+        frame(Text);
   Buf += "],\n\"snapshots\":[";
   bool First = true;
   for (const Snapshot &S : P.Snapshots) {
@@ -159,7 +220,12 @@ void writeJson(const Profile &P, Sink &Out) {
       Buf.clear();
     }
   }
-  Buf += "]}\n";
+  Buf += "],\n\"sites\":";
+  if (Sites)
+    appendSites(Buf, *Sites, Frames, Out);
+  else
+    Buf += "null";
+  Buf += "}\n";
   Out.write(Buf);
 }
 

@@ -140,6 +140,8 @@ void vex::writeProfile() {
                      VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
     if (SitesFd < 0) {
       VG_(umsg)("error: cannot open output file '%s'\n", SitesPath);
+      // An older run's statistics must not pass for this profile's.
+      VG_(unlink)(SitesPath);
     } else {
       bool SitesOk = S.Prof.writeSites(openFileSink(SitesFd), RunInfo{Argv, Argc});
       SitesOk = flushFileSink() && SitesOk;

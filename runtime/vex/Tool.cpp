@@ -7,7 +7,8 @@
 // handler once per tool option, then post_clo_init (the model is built
 // here, with the options), then instrument for every translation (the
 // first one is Massif's start-up snapshot) and fini at the end of the
-// process, however it ends (the profile is written there).
+// process, however it ends (the profile is written there, and with
+// --stats=yes Massif's statistics printed after it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,7 +163,19 @@ IRSB *instrumentAndStart(VgCallbackClosure *Closure, IRSB *In,
                     HostWord);
 }
 
-void finish(Int) { writeProfile(); }
+/// Massif's statistics (--stats=yes at the end; Valgrind's `v.info stats`
+/// monitor command any time), through Valgrind's debug messages.
+void printStats() {
+  State &S = state();
+  if (S.Ready)
+    traceStats(S.Prof.stats(), SnapshotTrace{verboseLine, nullptr});
+}
+
+void finish(Int) {
+  writeProfile();
+  if (VG_(clo_stats))
+    printStats();
+}
 
 void preCommandLineInit() {
   TheState = new (StateMem) State();
@@ -186,6 +199,7 @@ void preCommandLineInit() {
   VG_(needs_cxx_freeres)();
   VG_(needs_command_line_options)(processOption, printUsage,
                                   printDebugUsage);
+  VG_(needs_print_stats)(printStats);
   registerHeapEvents();
 }
 

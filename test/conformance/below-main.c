@@ -1,10 +1,15 @@
 // --show-below-main=yes: stacks go on past main, with the real names of
 // the functions below it (__libc_start_call_main, __libc_start_main with
-// its symbol version, _start) instead of "(below main)". Valgrind's
-// unwinder reads junk frames ("???") past _start, which the native one
-// does not: every allocation is at the same depth, and --depth stops the
-// trees before _start.
+// its symbol version, _start) instead of "(below main)". Past _start, whose
+// return address its call-frame information leaves undefined, Valgrind's
+// unwinder reads the stack word by word as return addresses ("???": the
+// two words _start pushed, then argc and the argv pointers up to argv's
+// null, or argc itself when it is 1), and so does the native one: the
+// deeper runs show them.
 // RUN: %conform %s %t.b -- --time-unit=B --show-below-main=yes --depth=5
+// RUN: %conform %s %t.j -- --time-unit=B --show-below-main=yes --depth=12 --threshold=0
+// RUN: %conform --args="one two" %s %t.k -- --time-unit=B --show-below-main=yes --depth=14 --threshold=0
+// RUN: %FileCheck %s --check-prefix=JUNK < %t.k/report.txt
 // RUN: %conform %s %t.d -- --time-unit=B --show-below-main=yes --depth=4 --detailed-freq=2 --threshold=0
 // RUN: %conform %s %t.f -- --time-unit=B --show-below-main=yes --depth=5 --alloc-fn=leaf
 // The default for comparison: cut at main, below it "(below main)" only
@@ -15,6 +20,15 @@
 // CHECK: 0x........: main ({{.*}}below-main.c:[[#]])
 // CHECK-NEXT: 0x........: __libc_start_call_main (libc_start_call_main.h:[[#]])
 // CHECK-NEXT: 0x........: __libc_start_main@@GLIBC_2.34 (libc-start.c:[[#]])
+// JUNK: 0x........: __libc_start_main@@GLIBC_2.34 (libc-start.c:[[#]])
+// JUNK-NEXT: 0x........: _start (in <dir>/prog)
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: 0x........: ???{{$}}
+// JUNK-NEXT: {{^[ |]+$}}
 #include <stdlib.h>
 
 static void *keep[32];

@@ -4,7 +4,8 @@ with the same options, and requires the two ms_print reports to be equal.
 
     conform.py [--cxx] [--cflags=...] [--ms-print-args=...] [--args=...]
                [--out-file=PATTERN] [--files=N] [--env=VAR=VALUE]...
-               [--stderr=REGEX] SOURCE WORKDIR -- MASSIF OPTIONS...
+               [--stderr=REGEX] [--lib=SRC:NAME:COMPILER:FLAGS]...
+               SOURCE WORKDIR -- MASSIF OPTIONS...
 
 The native build is `mscc` (or `mscxx`); the Valgrind build is the same
 clang with -gdwarf-4 (Valgrind 3.19 cannot read all of DWARF 5), so only
@@ -12,6 +13,13 @@ the profiler differs. Both programs are called ./prog and run in sibling
 directories with the same --massif-out-file (massif.out unless --out-file
 says otherwise), so the preambles match too. Code addresses are masked, as
 are the two work directories.
+
+--lib builds a shared library libNAME.so from SRC (relative to SOURCE's
+directory) with COMPILER (gcc, clang or mscc) and FLAGS (space-separated),
+which the program links with -lNAME and finds next to itself. A gcc or
+clang library serves both runs; an mscc one only the native run, Valgrind's
+(and the VEX engine's, which runs plain builds) getting the same source
+built by clang with -g -gdwarf-4 and frame pointers.
 
 Each side must write exactly --files profile files (default 1; 0 for a run
 that must write none), found with the out-file pattern (%p, %n and %q{..}
@@ -34,7 +42,8 @@ from run to run under Massif itself: exit-threads.c's last time moved by
 0.66% between two Massif runs on a loaded machine), an instruction-time
 profile is compared by its snapshot count and its last time, within 1%.
 
-Both builds come from the suite's build cache, and the Valgrind run from
+Both builds come from the suite's build cache (but for a program linked
+with --lib libraries, built in WORKDIR), and the Valgrind run from
 its run cache (test/suitecache): a program built or run the same way by
 another test of the same lit run is not built or run again. Valgrind runs
 in the cache's directory, its files are copied into WORKDIR/vg (massif on
@@ -110,8 +119,13 @@ def file_glob(pattern):
 
 
 def profiles(dirpath, pattern):
-    found = [f for f in glob.glob(os.path.join(dirpath, file_glob(pattern)))
-             if os.path.isfile(f)]
+    """The profiles written under the pattern: a profile's site statistics
+    (PROFILE.sites, see docs/FILE-FORMAT.md) match a pattern ending in an
+    expansion but are not a profile of their own."""
+    found = {f for f in glob.glob(os.path.join(dirpath, file_glob(pattern)))
+             if os.path.isfile(f)}
+    found = [f for f in found
+             if not (f.endswith(".sites") and f[:-len(".sites")] in found)]
     return sorted(found, key=lambda f: (os.stat(f).st_mtime_ns, f))
 
 
@@ -180,6 +194,24 @@ def build(cache, cmd, src, out, tool_files=()):
         sys.exit(f"conform.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
 
 
+def build_lib(spec, srcdir, native, vg):
+    """libNAME.so for both runs (see --lib); NAME."""
+    src, name, compiler, flags = spec.split(":", 3)
+    src = os.path.join(srcdir, src)
+    flags = shlex.split(flags)
+    out = "lib%s.so" % name
+    shared = ["-shared", "-fPIC", src, "-o", out]
+    if compiler == "mscc":
+        plain = [tool("clang"), "-g", "-gdwarf-4", "-fno-omit-frame-pointer"] + flags + shared
+        run(plain if VEX else [tool("mscc")] + flags + shared, native)
+        run(plain, vg)
+        return name
+    cc = {"clang": tool("clang")}.get(compiler, compiler)
+    run([cc] + flags + shared, native)
+    shutil.copy(os.path.join(native, out), os.path.join(vg, out))
+    return name
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", action="store_true")
@@ -190,6 +222,8 @@ def main():
     ap.add_argument("--files", type=int, default=1)
     ap.add_argument("--env", action="append", default=[])
     ap.add_argument("--stderr", default=None)
+    ap.add_argument("--lib", action="append", default=[],
+                    help="SRC:NAME:COMPILER:FLAGS, a library linked in")
     ap.add_argument("source")
     ap.add_argument("workdir")
     ap.add_argument("options", nargs="*")
@@ -205,24 +239,33 @@ def main():
     cflags = shlex.split(a.cflags)
     src = os.path.abspath(a.source)
     compiler = tool("clangxx" if a.cxx else "clang")
-    build(cache, [compiler, "-g", "-gdwarf-4"] + cflags, src, os.path.join(vg, "prog"))
-    if VEX:
-        build(cache, [compiler, "-g", "-gdwarf-4"] + cflags, src,
-              os.path.join(native, "prog"))
+    plain = [compiler, "-g", "-gdwarf-4"] + cflags
+    driver = tool("mscxx" if a.cxx else "mscc")
+    libs = [build_lib(spec, os.path.dirname(src), native, vg) for spec in a.lib]
+    if libs:
+        # Linked with the libraries beside it: built here, not cached.
+        link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs]
+        run(plain + [src, "-o", "prog"] + link, vg)
+        run((plain if VEX else [driver] + cflags) + [src, "-o", "prog"] + link, native)
     else:
-        driver = tool("mscxx" if a.cxx else "mscc")
-        build(cache, [driver] + cflags, src, os.path.join(native, "prog"),
-              builds.mscc_files(driver))
+        build(cache, plain, src, os.path.join(vg, "prog"))
+        if VEX:
+            build(cache, plain, src, os.path.join(native, "prog"))
+        else:
+            build(cache, [driver] + cflags, src, os.path.join(native, "prog"),
+                  builds.mscc_files(driver))
+    companions = ["lib%s.so" % n for n in libs]
 
     opts = a.options + ["--massif-out-file=" + a.out_file]
     prog_args = shlex.split(a.args)
     extra = dict(kv.partition("=")[::2] for kv in a.env)
     v = runs.reference(cache, tool("valgrind"), ["-q", "--tool=massif"] + opts,
-                       os.path.join(vg, "prog"), prog_args, extra)
+                       os.path.join(vg, "prog"), prog_args, extra, companions)
     runs.copy_files(v, vg)
     if VEX:
         here = runs.engine_dir(cache)
-        os.link(os.path.join(native, "prog"), os.path.join(here, "prog"))
+        for name in ["prog"] + companions:
+            os.link(os.path.join(native, name), os.path.join(here, name))
         n = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"] + prog_args,
                 here, env=runs.program_env(extra), check=False)
         shutil.rmtree(native)

@@ -1,12 +1,14 @@
 """Reference runs under Valgrind's Massif, made once per suite run
 (store.py).
 
-    reference(store, valgrind, options, prog, args=(), env_extra=None)
+    reference(store, valgrind, options, prog, args=(), env_extra=None,
+              companions=())
         -> Run(returncode, stdout, stderr, cwd)
     engine_dir(store) -> a directory for the other side of the comparison
 
 runs `VALGRIND OPTIONS ./prog ARGS` in the entry's directory runs/<key>/massif,
-where PROG is linked as ./prog, with standard input from /dev/null and no
+where PROG is linked as ./prog and each of COMPANIONS (names of files
+beside PROG: the libraries it finds through $ORIGIN) beside it, with standard input from /dev/null and no
 core files, and keeps its exit status (a signal as -N), stdout and stderr
 (as text, undecodable bytes replaced) and every file it wrote. Run.cwd is that directory: the caller masks it where
 it would mask its own, and copies the files it wants (copy_files).
@@ -16,7 +18,8 @@ The key holds everything the run can see:
 * the valgrind command's digest, and those of Valgrind's installed files
   (its launcher and every file of its libexec directory: tools, preloads,
   suppressions);
-* the program's digest, and the digests of the libraries it loads (ldd);
+* the program's digest, its companions' names and digests, and the
+  digests of the libraries it loads (ldd);
 * the options and the program's arguments;
 * the environment (store.program_env, then ENV_EXTRA), which Valgrind
   passes on to the program: the program's instruction counts and stack
@@ -38,7 +41,7 @@ import subprocess
 
 import store as st
 
-Run = collections.namedtuple("Run", "returncode stdout stderr cwd")
+Run = collections.namedtuple("Run", "returncode stdout stderr cwd companions")
 
 VALGRIND_LIBEXEC = ("/usr/libexec/valgrind", "/usr/lib/x86_64-linux-gnu/valgrind",
                     "/usr/lib/valgrind", "/usr/local/libexec/valgrind")
@@ -83,13 +86,23 @@ def program_env(env_extra=None):
     return env
 
 
-def reference(store, valgrind, options, prog, args=(), env_extra=None):
+def _link(src, dest):
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
+
+
+def reference(store, valgrind, options, prog, args=(), env_extra=None,
+              companions=()):
     env = program_env(env_extra)
     prog = os.path.abspath(prog)
+    beside = {n: os.path.join(os.path.dirname(prog), n) for n in companions}
     k = st.key({
         "valgrind": [valgrind, _valgrind_files(store, valgrind, env)],
         "options": list(options),
         "program": st.file_digest(store, prog),
+        "companions": {n: st.file_digest(store, f) for n, f in beside.items()},
         "libraries": _libraries(store, prog, env),
         "args": list(args),
         "env": env,
@@ -100,10 +113,9 @@ def reference(store, valgrind, options, prog, args=(), env_extra=None):
     def fill(d):
         cwd = os.path.join(d, "massif")
         os.makedirs(cwd)
-        try:
-            os.link(prog, os.path.join(cwd, "prog"))
-        except OSError:
-            shutil.copy2(prog, os.path.join(cwd, "prog"))
+        _link(prog, os.path.join(cwd, "prog"))
+        for n, f in beside.items():
+            _link(f, os.path.join(cwd, n))
         p = subprocess.run([valgrind] + list(options) + ["./prog"] + list(args),
                            cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -114,12 +126,14 @@ def reference(store, valgrind, options, prog, args=(), env_extra=None):
 
     data, _ = st.make(store, "runs", k, fill)
     return Run(data["returncode"], data["stdout"], data["stderr"],
-               os.path.join(st.entry_dir(store, "runs", k), "massif"))
+               os.path.join(st.entry_dir(store, "runs", k), "massif"),
+               tuple(companions))
 
 
 def copy_files(run, dest):
-    """Copies what the reference run wrote (all but ./prog) into DEST."""
-    st.copy_into(run.cwd, dest, skip=("prog",))
+    """Copies what the reference run wrote (all but ./prog and its
+    companions) into DEST."""
+    st.copy_into(run.cwd, dest, skip=("prog",) + run.companions)
 
 
 def engine_dir(store):

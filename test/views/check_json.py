@@ -21,7 +21,15 @@ ms_print's model:
     each frame's kind, address, function, file, line, object and places are
     those its text reads as;
   - "peak" is the index of the heap_tree=peak snapshot (else the first with
-    the largest total; null without snapshots).
+    the largest total; null without snapshots);
+  - "sites" is null when no site statistics file is beside PROFILE (its
+    name by format.h's sitesPathOf, redone here), else what that file says,
+    read here by its grammar: the size buckets (with their bounds), the
+    total: line, every site's figures and frame texts, in order; the
+    export's sites add up to its total, and no site has more temporary and
+    leaked blocks (or bytes) than calls (or bytes asked for). The frames
+    the sites use are the trees' frames, then the texts only sites use, in
+    order of first use.
 
 Prints one summary line per profile, then "checked N profiles"; exits 1
 with one line per problem if anything is wrong.
@@ -30,7 +38,8 @@ with one line per problem if anything is wrong.
 
 Requires two exports of the same run shape (e.g. one program under
 massif-native and under Valgrind's Massif) to be equal but for code
-addresses, desc and cmd.
+addresses, desc, cmd and the site statistics (which only massif-native
+writes).
 """
 import argparse
 import codecs
@@ -131,6 +140,84 @@ def read_massif(path):
     return profile
 
 
+SITE_COUNTS = ["calls", "bytes", "temporary", "temporary_bytes",
+               "leaked_blocks", "leaked_bytes"]
+
+
+def sites_path(path):
+    """format::sitesPathOf: the last "massif.out" of the file's own name
+    becomes "massif.sites"; a name without one gets ".sites" appended."""
+    head, name = os.path.split(path)
+    at = name.rfind("massif.out")
+    name = name + ".sites" if at < 0 else \
+        name[:at] + "massif.sites" + name[at + len("massif.out"):]
+    return os.path.join(head, name)
+
+
+def read_sites(path):
+    """The site statistics file at path, by its grammar (docs/FILE-FORMAT.md),
+    or None when there is none."""
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+
+    def counts(line, key):
+        m = re.fullmatch(key + rb" " + rb" ".join(
+            c.encode() + rb"=(\d+)" for c in SITE_COUNTS), line)
+        if not m:
+            raise Bad(f"{path}: not a {key!r} line: {line[:80]!r}")
+        return dict(zip(SITE_COUNTS, map(int, m.groups())))
+
+    if len(lines) < 4 or lines[0] != b"massif-sites: 1" or \
+            not lines[1].startswith(b"cmd:") or not lines[2].startswith(b"sizes:"):
+        raise Bad(f"{path}: not a site statistics file")
+    sizes = [int(n) for n in lines[2][6:].split()]
+    out = {"cmd": text(lines[1][5:]), "sizes": sizes,
+           "total": counts(lines[3], b"total:"), "list": []}
+    for line in lines[4:]:
+        if line.startswith(b" "):
+            if not out["list"]:
+                raise Bad(f"{path}: a frame before the first site")
+            out["list"][-1]["frames"].append(text(line[1:]))
+        else:
+            out["list"].append(dict(counts(line, b"site:"), frames=[]))
+    return out
+
+
+def check_sites(doc, want, frames):
+    """Problems of the export's sites against the file's (want)."""
+    problems = []
+    got = doc["sites"]
+    if want is None:
+        return [] if got is None else ["sites given, but no site statistics file is there"]
+    if got is None:
+        return ["sites is null beside a site statistics file"]
+    buckets = [{"min": 0 if b == 0 else 1 << (b - 1),
+                "max": 0 if b == 0 else (1 << b) - 1, "calls": n}
+               for b, n in enumerate(want["sizes"])]
+    if got["sizes"] != buckets:
+        problems.append(f"sites.sizes {got['sizes']}, the file says {buckets}")
+    if got["total"] != want["total"]:
+        problems.append(f"sites.total {got['total']}, the file says {want['total']}")
+    if len(got["list"]) != len(want["list"]):
+        problems.append(f"{len(got['list'])} sites, the file has {len(want['list'])}")
+    for i, (g, w) in enumerate(zip(got["list"], want["list"])):
+        texts = [frames[f]["text"] for f in g["frames"]]
+        if {k: g[k] for k in SITE_COUNTS} != {k: w[k] for k in SITE_COUNTS} or \
+                texts != w["frames"]:
+            problems.append(f"site {i} differs from the file's")
+        if g["temporary"] + g["leaked_blocks"] > g["calls"] or \
+                g["temporary_bytes"] + g["leaked_bytes"] > g["bytes"]:
+            problems.append(f"site {i} frees more than it allocated: {g}")
+    sums = {k: sum(g[k] for g in got["list"]) for k in SITE_COUNTS}
+    if sums != got["total"]:
+        problems.append(f"the sites add up to {sums}, sites.total is {got['total']}")
+    return problems
+
+
 def expected_frame(t):
     """What the export must say about a node whose text is t."""
     if t.startswith(HEAP_ROOT) or t.startswith(PAGE_ROOT):
@@ -229,10 +316,14 @@ def check(ms_print, schema, path, out_dir):
     if errors:
         return [f"{path}: schema: {e}" for e in errors[:10]], ""
     want = read_massif(path)
+    want_sites = read_sites(sites_path(path))
 
     for key in ("desc", "cmd", "time_unit"):
         if doc[key] != want[key]:
             problems.append(f"{key} is {doc[key]!r}, the file says {want[key]!r}")
+    if want_sites is not None and want_sites["cmd"] != want["cmd"]:
+        problems.append(f"the site statistics' cmd {want_sites['cmd']!r} is not the profile's")
+    problems += check_sites(doc, want_sites, doc["frames"])
     snaps = doc["snapshots"]
     if len(snaps) != len(want["snapshots"]):
         problems.append(f"{len(snaps)} snapshots, the file has "
@@ -287,15 +378,18 @@ def check(ms_print, schema, path, out_dir):
         problems.append(f"{nodes} tree nodes, the file has "
                         f"{want['tree_lines']} tree lines")
 
-    # Frames: the distinct texts in order of first use (so none is unused or
-    # written twice, since the trees' texts equal the file's), each read right.
+    # Frames: the distinct texts in order of first use, the trees' then
+    # the sites' (so none is unused or written twice, since the trees' and
+    # the sites' texts equal the files'), each read right.
     order = []
     seen = set()
-    for w in want["snapshots"]:
-        for n in w["nodes"]:
-            if n[3] not in seen:
-                seen.add(n[3])
-                order.append(n[3])
+    texts = [n[3] for w in want["snapshots"] for n in w["nodes"]]
+    for s in (want_sites or {"list": []})["list"]:
+        texts += s["frames"]
+    for t in texts:
+        if t not in seen:
+            seen.add(t)
+            order.append(t)
     if [f["text"] for f in frames] != order:
         problems.append(f"frames are not the {len(order)} distinct texts in "
                         f"order of first use ({len(frames)} frames)")
@@ -309,16 +403,35 @@ def check(ms_print, schema, path, out_dir):
     summary = (f"{os.path.basename(path)}: {len(snaps)} snapshots, "
                f"{len(mine)} detailed, peak {doc['peak']}, "
                f"{len(frames)} frames, {nodes} nodes")
+    if want_sites is not None:
+        t = doc["sites"]["total"]
+        summary += (f"; {len(want_sites['list'])} sites, {t['calls']} calls, "
+                    f"{t['temporary']} temporary, {t['leaked_bytes']} bytes leaked")
     return [f"{path}: {p}" for p in problems], summary
 
 
 def without_addresses(doc):
-    """doc with code addresses masked (they differ between two builds)."""
+    """doc with code addresses masked (they differ between two builds),
+    without its site statistics (Valgrind's Massif writes none) and the
+    frames only they use, which come after the trees'."""
     mask = re.compile(r"^0x[0-9A-Fa-f]+: ")
+    used = {n["frame"] for s in doc["snapshots"] if "tree" in s
+            for n, _ in walk_json(s["tree"])}
+    del doc["frames"][len(used):]
+    doc["sites"] = None
     for f in doc["frames"]:
         f.pop("address", None)
         f["text"] = mask.sub("0x........: ", f["text"])
     return doc
+
+
+def walk_json(tree):
+    """Every node of a JSON tree, with its parent."""
+    stack = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        stack.extend((c, node) for c in node.get("children", []))
 
 
 def compare(a_path, b_path):

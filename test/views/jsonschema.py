@@ -6,8 +6,10 @@
     jsonschema.py --self-check SCHEMA GOOD_DOCUMENT
                                          test the validator: GOOD_DOCUMENT (a
                                          real --format=json export) must pass,
-                                         and every broken copy made from it,
-                                         and every broken schema, must fail;
+                                         with site statistics too (its own, or
+                                         a small set made up here), and every
+                                         broken copy made from it, and every
+                                         broken schema, must fail;
                                          every member the schema names must
                                          have a description
 
@@ -272,14 +274,17 @@ class Validator:
 
     def closest(self, value, alternatives, path):
         """The errors of the alternative that failed least, for the message:
-        first the one whose constants (a "kind") match, then the fewest."""
+        first one of the value's type (an object is no null), then the one
+        whose constants (a "kind") match, then the fewest."""
         best, best_rank = None, None
         for sub in alternatives:
             out = []
             self.errors(value, sub, path, out)
+            wrong_type = any(e.startswith(path + ": ") and e.endswith(" was expected")
+                             for e in out)
             mismatches = sum(" is not the constant " in e or " is not one of " in e
                              for e in out)
-            rank = (mismatches, len(out))
+            rank = (wrong_type, mismatches, len(out))
             if best is None or rank < best_rank:
                 best, best_rank = out, rank
         return "; ".join(best[:3])
@@ -306,6 +311,25 @@ def _frame(doc, kind, member=None):
         if f["kind"] == kind and (member is None or member in f):
             return f
     raise LookupError
+
+
+def _site_stats(doc):
+    """doc's sites, after giving it a small valid set when it has none:
+    two sizes, the totals, two sites (one of two frames)."""
+    if doc.get("sites") is None:
+        code = [i for i, f in enumerate(doc["frames"]) if f["kind"] == "code"]
+        if not code:
+            raise LookupError
+        doc["sites"] = {
+            "sizes": [{"min": 0, "max": 0, "calls": 1},
+                      {"min": 1, "max": 1, "calls": 2}],
+            "total": {"calls": 3, "bytes": 2, "temporary": 1, "temporary_bytes": 1,
+                      "leaked_blocks": 1, "leaked_bytes": 1},
+            "list": [{"calls": 2, "bytes": 2, "temporary": 1, "temporary_bytes": 1,
+                      "leaked_blocks": 1, "leaked_bytes": 1, "frames": code[:2]},
+                     {"calls": 1, "bytes": 0, "temporary": 0, "temporary_bytes": 0,
+                      "leaked_blocks": 0, "leaked_bytes": 0, "frames": code[:1]}]}
+    return doc["sites"]
 
 
 def _node_with_children(doc):
@@ -359,11 +383,25 @@ def broken_documents():
                 n[key] = value
         return m
 
+    def sites(edit):
+        def m(d):
+            edit(_site_stats(d))
+        return m
+
+    def site(key, value=None, drop=False):
+        def m(d):
+            st = _site_stats(d)["list"][0]
+            if drop:
+                del st[key]
+            else:
+                st[key] = value
+        return m
+
     nodes = _node_with_children
     return [
         # Wrong types.
-        ("version is a string", '$.version: "1" is not the constant 1',
-         top("version", "1")),
+        ("version is a string", '$.version: "2" is not the constant 2',
+         top("version", "2")),
         ("desc is a number", "$.desc: integer where string was expected",
          top("desc", 3)),
         ("frames is an object", "$.frames: object where array was expected",
@@ -428,8 +466,8 @@ def broken_documents():
         ("format is another",
          '$.format: "massif" is not the constant "massif-native-profile"',
          top("format", "massif")),
-        ("version 2", "$.version: 2 is not the constant 1",
-         top("version", 2)),
+        ("version 1", "$.version: 1 is not the constant 2",
+         top("version", 1)),
         ("time_unit s", '$.time_unit: "s" is not one of ["i", "ms", "B"]',
          top("time_unit", "s")),
         ("heap_tree other",
@@ -461,6 +499,37 @@ def broken_documents():
          frame("code", "address", "10931B", member="address")),
         ("empty children", ".children: 0 items, fewer than 1",
          lambda d: nodes(d).update(children=[])),
+        # The site statistics.
+        ("no sites", "$: required member 'sites' is missing",
+         drop_top("sites")),
+        ("sites is a list", "$.sites: matches none of anyOf",
+         top("sites", [])),
+        ("sites without total", "$.sites: required member 'total' is missing",
+         sites(lambda st: st.pop("total"))),
+        ("sites with an extra member", "$.sites.peak: no value is allowed here",
+         sites(lambda st: st.update(peak=0))),
+        ("size bucket without max", "$.sites.sizes[0]: required member 'max' is missing",
+         sites(lambda st: st["sizes"][0].pop("max"))),
+        ("negative size bucket calls", "$.sites.sizes[1].calls: -2 is below the minimum 0",
+         sites(lambda st: st["sizes"][1].update(calls=-2))),
+        ("total without leaked_bytes",
+         "$.sites.total: required member 'leaked_bytes' is missing",
+         sites(lambda st: st["total"].pop("leaked_bytes"))),
+        ("site without frames", "$.sites.list[0]: required member 'frames' is missing",
+         site("frames", drop=True)),
+        ("site with no frame", "$.sites.list[0].frames: 0 items, fewer than 1",
+         site("frames", [])),
+        ("site frame a string",
+         "$.sites.list[0].frames[0]: string where integer was expected",
+         site("frames", ["0x1: f"])),
+        ("negative site calls", "$.sites.list[0].calls: -1 is below the minimum 0",
+         site("calls", -1)),
+        ("site temporary a fraction",
+         "$.sites.list[0].temporary: number where integer was expected",
+         site("temporary", 0.5)),
+        ("site with an extra member",
+         "$.sites.list[0].peak_bytes: no value is allowed here",
+         site("peak_bytes", 1)),
     ]
 
 
@@ -526,6 +595,15 @@ def self_check(schema, good):
     errors = validate(good, schema)
     if errors:
         failures.append("the good document is refused: " + "; ".join(errors[:5]))
+    with_sites = copy.deepcopy(good)
+    try:
+        _site_stats(with_sites)
+        errors = validate(with_sites, schema)
+        if errors:
+            failures.append("the good document with site statistics is refused: "
+                            + "; ".join(errors[:5]))
+    except LookupError:
+        failures.append("the good document has no code frame for its sites")
     rejected = 0
     for name, expected, mutate in broken_documents():
         doc = copy.deepcopy(good)

@@ -12,6 +12,8 @@ function setupShorten() {
     for (const row of $('tree').querySelectorAll('.row')) rowLabel(row, +row.dataset.frame);
     if (tree.query) runSearch();
     renderFlame();
+    if (sitesView.tab) showTab(sitesView.tab.id);
+    if (sitesView.detail) showSiteDetail(sitesView.detail);
   });
 }
 
@@ -30,6 +32,7 @@ if (snaps.length) {
   $('tree').append(li);
 }
 setupFlame();
+setupSites();
 let resizeTimer = 0;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
@@ -44,6 +47,7 @@ window.massifPage = {
     return [r.left + graph.xs[i], r.top + yOf(total(snaps[i]))];
   },
   flameSnapshot: () => flame.snap < 0 ? null : snaps[flame.snap].snapshot,
+  flameMetric: () => flame.metric,
   shortenCxx,
 };
 window.massifReadyAt = performance.now();

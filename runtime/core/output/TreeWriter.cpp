@@ -231,10 +231,14 @@ void TreeWriter::putDirectory(TextWriter &W, const char *Dir) const {
     W.put(Dir).put('/');
 }
 
-void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F) {
+void TreeWriter::putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F,
+                       bool Outer) {
   W.putHex(Sym.PrintedAddress ? Sym.PrintedAddress(Sym.Ctx, Pc) : Pc);
   W.put(": ");
-  const char *Fn = ShowBelowMain ? F.Function : displayName(F.Function);
+  // Valgrind renames the symbol's name (get_sym_name), never the DWARF name
+  // of an inlined level (describe_IP takes those as they are).
+  const char *Fn =
+      ShowBelowMain || !Outer ? F.Function : displayName(F.Function);
   if (F.File) {
     W.put(Fn ? Fn : "???").put(" (");
     putDirectory(W, F.Dir);
@@ -270,7 +274,7 @@ void TreeWriter::emitFrame(TextWriter &W, uint64_t Pc, uint32_t Indent) {
   uint32_t N = describeChain(Sym, Pc, ReadInlineInfo, Frames);
   for (uint32_t F = 0; F < N; ++F) {
     W.spaces(Indent);
-    putIp(W, Pc, Frames[F]);
+    putIp(W, Pc, Frames[F], F + 1 == N);
     W.put('\n');
   }
 }
@@ -298,7 +302,7 @@ void TreeWriter::emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
     bool Last = F + 1 == NumFrames;
     W.spaces(Indent + 1).put('n').putUnsigned(Last ? NumChildren : 1);
     W.put(": ").putUnsigned(G.Total).put(' ');
-    putIp(W, G.Addr, Frames[F]);
+    putIp(W, G.Addr, Frames[F], Last);
     W.put('\n');
     if (!Last)
       ++Indent;

@@ -109,7 +109,9 @@ private:
   uint32_t makeGroups(uint32_t Depth, uint32_t First, uint32_t Count);
   void emitGroup(TextWriter &W, uint32_t Depth, uint32_t Indent,
                  const Group &G);
-  void putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F);
+  /// One frame's line; Outer says it is the out-of-line function of its
+  /// chain, the one level Valgrind may rename "(below main)".
+  void putIp(TextWriter &W, uint64_t Pc, const FrameInfo &F, bool Outer);
   void putDirectory(TextWriter &W, const char *Dir) const;
   /// Gives the symbolizer every address the trees may print.
   void prepareSymbolizer();

@@ -138,6 +138,7 @@ Profile::NowResult Profile::writeNow(const Sink &Out, const RunInfo &Run,
   // mode, where the start-up mappings are already counted).
   if (!I.Started)
     return NowResult::NotStarted;
+  I.Snaps.noteTakenAside(Detailed); // Massif's statistics count it
   Snapshot S = {};
   S.Kind = SnapshotKind::Normal;
   S.Time = I.now();

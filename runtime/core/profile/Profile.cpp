@@ -143,6 +143,7 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
                      O.PeakInaccuracy, /*KeepTrees=*/O.Heap))
     return false;
   I->Hot.UnitB = I->Opts.TimeUnit == TimeUnit::Bytes;
+  I->Snaps.setSkipCounter(&I->Hot.NumSkipped);
   I->syncThresholds();
   // In page mode Massif records the start-up mappings, and snapshots them,
   // before client code runs: time starts with the model.
@@ -197,8 +198,11 @@ Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
   // Massif's full xtree counts every recorded block, ignored ones too.
   if (__builtin_expect(XtFull, 0))
     Xt.alloc(stackOf(E), ReqB);
-  if (ignored(E))
+  if (ignored(E)) {
+    Counts.IgnoredAllocs += Opts.Heap; // --heap=no counts nothing
     return;
+  }
+  ++Counts.Allocs;
   Tree.add(E, ReqB);
   uint64_t ExtraB = AdminB + SlopB;
   Hot.HeapB += ReqB;
@@ -241,8 +245,11 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
   // in the numbers, so the order does not matter here.
   Arena.release(Id);
   siteFreed(B.Entry, B.ReqB);
-  if (ignored(B.Entry))
+  if (ignored(B.Entry)) {
+    Counts.IgnoredFrees += Opts.Heap;
     return true;
+  }
+  ++Counts.Frees;
   if (MaybeSnapshot)
     maybePeak("de-PEAK");
   uint64_t ExtraB = AdminB + B.SlopB;
@@ -310,6 +317,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
 
   // With --heap=no every block is charged to NoEntry, which is ignored.
   bool Ignored = ignored(Old.Entry);
+  Counts.Reallocs += !Ignored;
   if (!Ignored && NewReqB < Old.ReqB)
     maybePeak("re-PEAK"); // shrinking is a deallocation
 
@@ -352,11 +360,12 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       // un-ignore a block whose allocation was ignored.
       E = (!ignored(NewE) && ignored(Old.Entry)) ? Old.Entry : NewE;
       Ignored = true;
+      ++Counts.IgnoredReallocs;
     }
   }
-  // heaptrack's figures: the old block freed, the new one allocated.
+  // heaptrack's figures: the old block freed, the new one allocated
+  // when the model keeps it.
   siteFreed(Old.Entry, Old.ReqB);
-  siteAllocated(E, NewReqB);
   if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
   } else {
@@ -366,6 +375,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
       Ignored = true;
     } else {
       noteInserted(NewId);
+      siteAllocated(E, NewReqB);
     }
   }
 
@@ -387,6 +397,7 @@ void Profile::onStackDelta(int64_t DeltaB) {
     return;
   StackHot &H = I.Hot;
   if (DeltaB > 0) {
+    ++H.NumStackAllocs;
     H.StacksB += uint64_t(DeltaB);
     H.TimeB += uint64_t(DeltaB);
   } else {
@@ -403,6 +414,26 @@ void Profile::onStackDelta(int64_t DeltaB) {
 bool Profile::started() const { return P && P->Started; }
 
 StackHot *Profile::stackHot() { return P ? &P->Hot : nullptr; }
+
+ProfileStats Profile::stats() const {
+  ProfileStats S = {};
+  if (!P)
+    return S;
+  const Impl::HeapCounts &C = P->Counts;
+  S.HeapAllocs = C.Allocs;
+  S.HeapReallocs = C.Reallocs;
+  S.HeapFrees = C.Frees;
+  S.IgnoredHeapAllocs = C.IgnoredAllocs;
+  S.IgnoredHeapFrees = C.IgnoredFrees;
+  S.IgnoredHeapReallocs = C.IgnoredReallocs;
+  S.StackAllocs = P->Hot.NumStackAllocs;
+  S.SkippedSnapshots = P->Hot.NumSkipped;
+  S.RealSnapshots = P->Snaps.taken();
+  S.DetailedSnapshots = P->Snaps.detailed();
+  S.PeakSnapshots = P->Snaps.peaks();
+  S.Cullings = P->Snaps.cullings();
+  return S;
+}
 
 void Profile::discardBlocks() {
   if (!P || P->BlocksDiscarded)

@@ -51,6 +51,10 @@ struct StackHot {
   uint64_t ClockBase;    ///< the Clock's reading at start-up
   int64_t EarliestNext;  ///< no Normal snapshot before this time
   uint64_t PeakLimitB;   ///< no Peak snapshot at or below this total
+  /// Normal attempts that found no snapshot due (Massif's skipped
+  /// snapshots), the stack's included; --stats=yes and -v -v report them.
+  uint64_t NumSkipped;
+  uint64_t NumStackAllocs; ///< stack growths counted (--stats=yes)
   bool CountStacks;      ///< --stacks=yes, and start-up is done
   bool UnitB;            ///< --time-unit=B
 };
@@ -81,6 +85,8 @@ MASSIF_PRESERVE_ALL inline bool tryStackDelta(StackHot &H, int64_t DeltaB,
     return false;
   H.StacksB = StacksB;
   H.TimeB = TimeB;
+  H.NumStackAllocs += DeltaB > 0;
+  ++H.NumSkipped;
   return true;
 }
 
@@ -98,6 +104,30 @@ inline bool xtreeNameIsMassifFormat(const char *Name) {
       return true;
   return false;
 }
+
+/// Massif's --stats=yes figures (its n_* counters): what the model has
+/// done so far. Blocks are "ignored" when --alloc-fn/--ignore-fn leave
+/// them charged to nothing; with --heap=no no heap event is counted.
+struct ProfileStats {
+  uint64_t HeapAllocs;   ///< blocks recorded, not ignored (a page each
+                         ///< with --pages-as-heap=yes)
+  uint64_t HeapReallocs; ///< reallocs of blocks not ignored
+  uint64_t HeapFrees;    ///< frees of blocks not ignored
+  uint64_t IgnoredHeapAllocs;
+  uint64_t IgnoredHeapFrees;
+  uint64_t IgnoredHeapReallocs; ///< reallocs of an ignored block, or to an
+                                ///< ignored stack
+  uint64_t StackAllocs;         ///< stack growths (--stacks=yes)
+  uint64_t SkippedSnapshots;    ///< Normal attempts with no snapshot due
+  uint64_t RealSnapshots;       ///< snapshots taken, culled ones included
+  uint64_t DetailedSnapshots;
+  uint64_t PeakSnapshots;
+  uint64_t Cullings;
+};
+
+/// Massif's --stats=yes lines for S ("heap allocs:           10", ...),
+/// one at a time through T, in Massif's order (Stats.cpp).
+void traceStats(const ProfileStats &S, const SnapshotTrace &T);
 
 class Profile {
 public:
@@ -172,6 +202,9 @@ public:
   /// The model's totals and thresholds, for tryStackDelta. Valid for the
   /// life of the profile.
   StackHot *stackHot();
+
+  /// Massif's --stats=yes figures so far (all zero without a model).
+  ProfileStats stats() const;
 
   /// Requested and slop bytes of the live block at Addr, if known.
   bool findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const;

@@ -35,6 +35,11 @@ struct Profile::Impl {
   StackFilter Filter;
 
   StackHot Hot; ///< the totals, the clock's base, the thresholds' copies
+  /// Massif's --stats=yes counts of heap events (ProfileStats).
+  struct HeapCounts {
+    uint64_t Allocs, Reallocs, Frees;
+    uint64_t IgnoredAllocs, IgnoredFrees, IgnoredReallocs;
+  } Counts;
   SiteStats Sites; ///< heaptrack's figures: sizes, the last allocation
   XtreeCounters Xt;    ///< --xtree-memory=full: counters per stack
   bool XtFull;         ///< --xtree-memory=full, with --heap=yes
@@ -88,8 +93,8 @@ struct Profile::Impl {
     if (Snaps.normalDue(T)) {
       Snaps.takeNormal(T, totals(), Tree.live(), What);
       syncThresholds();
-    } else if (Snaps.tracing()) {
-      Snaps.noteSkipped();
+    } else {
+      ++Hot.NumSkipped;
     }
   }
   void maybePeak(const char *What) {

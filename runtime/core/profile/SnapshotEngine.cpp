@@ -164,9 +164,14 @@ void SnapshotEngine::take(SnapshotKind Kind, int64_t Time, bool Detailed,
   // The detailed count follows the decision, not whether a tree was kept
   // (with --heap=no Massif still counts every Nth snapshot as detailed).
   SinceDetailed = Detailed ? 0 : SinceDetailed + 1;
+  ++NumTaken;
+  NumDetailed += Detailed;
+  NumPeaks += Kind == SnapshotKind::Peak;
   ++Used;
   if (Trace.Line)
     traceTaken(What);
+  if (Skips)
+    SkipsAtLast = *Skips;
   if (Used == Max)
     MinInterval = cull();
   EarliestNext = Time + MinInterval;
@@ -212,6 +217,7 @@ int64_t SnapshotEngine::cull() {
   // spans, so the root holds the least span at the first position. A
   // deletion replays the matches on the paths from the three changed
   // leaves to the root.
+  ++NumCullings;
   if (Trace.Line)
     traceCullStart();
   uint64_t CulledBefore = NumCulled;

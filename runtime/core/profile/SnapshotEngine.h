@@ -115,20 +115,36 @@ public:
   void takePeak(int64_t Time, const Totals &T, const LiveValues &V,
                 const char *What = "de-PEAK");
 
+  /// The count of Normal attempts that found no snapshot due, which the
+  /// caller keeps (Profile's StackHot::NumSkipped); the trace reports how
+  /// many came before each snapshot. Call before the first snapshot.
+  void setSkipCounter(const uint64_t *Counter) { Skips = Counter; }
+
   /// Sends Massif's -v -v lines through T from now on (SnapshotTrace.cpp):
   /// a line per snapshot taken, the count of Normal attempts skipped
-  /// before it, and the culling lines. Off (the default) costs nothing
-  /// but the test in noteSkipped's caller.
+  /// before it, and the culling lines. Off (the default) costs a test per
+  /// snapshot.
   void setTrace(const SnapshotTrace &T) { Trace = T; }
-  bool tracing() const { return Trace.Line != nullptr; }
-  /// A Normal attempt found no snapshot due (counted only when tracing).
-  void noteSkipped() { ++Skipped; }
+
+  /// A snapshot taken aside (Massif's snapshot monitor commands): counted
+  /// as Massif counts it, with nothing else changed.
+  void noteTakenAside(bool Detailed) {
+    ++NumTaken;
+    NumDetailed += Detailed;
+  }
 
   uint32_t size() const { return Used; }
   const Snapshot &at(uint32_t I) const { return Snaps[I]; }
 
   /// Snapshots deleted by culling so far, for statistics.
   uint64_t culled() const { return NumCulled; }
+  /// Massif's statistics: snapshots taken (culled ones and those taken
+  /// aside included), detailed ones (every --detailed-freq'th and every
+  /// peak, by decision, even with --heap=no), peaks, cullings.
+  uint64_t taken() const { return NumTaken; }
+  uint64_t detailed() const { return NumDetailed; }
+  uint64_t peaks() const { return NumPeaks; }
+  uint64_t cullings() const { return NumCullings; }
 
 private:
   void take(SnapshotKind Kind, int64_t Time, bool Detailed, const Totals &T,
@@ -166,8 +182,10 @@ private:
   uint64_t PeakTotalB = 0;
   uint64_t PeakLimitB = 0; ///< PeakTotalB plus the allowed inaccuracy
   uint64_t NumCulled = 0;
+  uint64_t NumTaken = 0, NumDetailed = 0, NumPeaks = 0, NumCullings = 0;
   SnapshotTrace Trace{nullptr, nullptr};
-  uint32_t Skipped = 0; ///< Normal attempts skipped since the last snapshot
+  const uint64_t *Skips = nullptr; ///< the caller's count of skipped attempts
+  uint64_t SkipsAtLast = 0; ///< *Skips when the last snapshot was taken
   /// cull's working memory: the alive list's links (Max entries each),
   /// and the tournament tree (2 * Leaves nodes, each a winner's position
   /// and span), Leaves being the least power of two not below Max.

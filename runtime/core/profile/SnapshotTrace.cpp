@@ -34,15 +34,15 @@ void SnapshotEngine::traceSnapshot(const char *Prefix, uint32_t I) const {
 }
 
 void SnapshotEngine::traceTaken(const char *What) {
+  uint64_t Skipped = Skips ? *Skips - SkipsAtLast : 0;
   if (Skipped > 0) {
     char LBuf[160];
     FixedText L(LBuf, sizeof(LBuf));
-    L.add("  (skipped ").addInt(Skipped);
+    L.add("  (skipped ").addInt(int64_t(Skipped));
     L.add(Skipped == 1 ? " snapshot)" : " snapshots)");
     Trace.Line(Trace.Ctx, L.text());
   }
   traceSnapshot(What, Used - 1);
-  Skipped = 0;
 }
 
 void SnapshotEngine::traceCullStart() const {

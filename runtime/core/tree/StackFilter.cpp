@@ -42,12 +42,6 @@ const char *const DefaultAllocFns[] = {
     "operator new[](unsigned long, std::nothrow_t const&)",
 };
 
-/// Compares Name, ignoring a symbol-version suffix ("@..."), with Want.
-bool sameBaseName(const char *Name, const char *Want) {
-  size_t N = strlen(Want);
-  return strncmp(Name, Want, N) == 0 && (Name[N] == 0 || Name[N] == '@');
-}
-
 /// Name starts with Prefix (which ends in '.') and continues.
 bool hasDottedPrefix(const char *Name, const char *Prefix) {
   return strncmp(Name, Prefix, strlen(Prefix)) == 0;
@@ -123,12 +117,17 @@ bool isBelowMainName(const char *Raw) {
   // A symbolizer may rename itself, as Valgrind's does.
   if (strcmp(Raw, format::BelowMain) == 0)
     return true;
-  return sameBaseName(Raw, "__libc_start_main") ||
-         sameBaseName(Raw, "__libc_start_call_main") ||
+  // Valgrind's VG_(get_fnname_kind) on Linux, name for name: whole names,
+  // so "__libc_start_main@@GLIBC_2.34" (the name glibc 2.34+ has in its
+  // symbol table, which Valgrind prefers to its aliases) is a normal
+  // function, and so is "_start@..."; only the two prefixes that end in
+  // '.' (gcc's clones) take any continuation.
+  return strcmp(Raw, "__libc_start_main") == 0 ||
+         strcmp(Raw, "__libc_start_call_main") == 0 ||
          hasDottedPrefix(Raw, "__libc_start_main.") ||
-         sameBaseName(Raw, "generic_start_main") ||
+         strcmp(Raw, "generic_start_main") == 0 ||
          hasDottedPrefix(Raw, "generic_start_main.") ||
-         sameBaseName(Raw, "_start");
+         strcmp(Raw, "_start") == 0;
 }
 
 const char *displayName(const char *Raw) {

@@ -42,10 +42,13 @@ struct SnapshotTrace;
 void traceAllocFns(const Options &O, const SnapshotTrace &T);
 
 /// True for the raw names Valgrind treats as below main on Linux
-/// (__libc_start_main, __libc_start_call_main, __libc_start_main.*,
-/// generic_start_main, generic_start_main.*, _start), with or without a
-/// symbol-version suffix such as "@@GLIBC_2.34", and for "(below main)"
-/// itself (Valgrind's own symbolizer renames them already).
+/// (VG_(get_fnname_kind): __libc_start_main, __libc_start_call_main,
+/// __libc_start_main.*, generic_start_main, generic_start_main.*, _start),
+/// compared whole: a symbol-version suffix makes a normal name, so
+/// glibc 2.34+'s "__libc_start_main@@GLIBC_2.34" is not one (a global
+/// constructor's stack, which does not pass through
+/// __libc_start_call_main, ends at _start below it); and for
+/// "(below main)" itself (Valgrind's own symbolizer renames them already).
 bool isBelowMainName(const char *Raw);
 
 /// The name Massif prints for a raw function name: "(below main)" for the

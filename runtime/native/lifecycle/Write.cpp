@@ -21,6 +21,7 @@
 #include "Messages.h"
 #include "OutFile.h"
 #include "Process.h"
+#include "SnapshotEngine.h"
 #include "State.h"
 #include "SymbolizerClient.h"
 
@@ -216,13 +217,26 @@ bool writeProfileFile(WriteReason Why) {
                 [](const Sink &Out, const RunInfo &Run) {
                   return TheModel.Prof->writeSites(Out, Run);
                 });
-    if (!SitesOpened)
+    if (!SitesOpened) {
       reportFileError("cannot open", SitesPath, errno);
+      // An older run's statistics must not pass for this profile's.
+      unlink(SitesPath);
+    }
   }
   // No process of the runtime's outlives a write: the program may exec or
   // end next (the next write starts another).
   stopSymbolizer();
   return Ok;
+}
+
+void statsLine(void *, const char *Text) { writeVerboseLine(Text); }
+
+/// --stats=yes: Massif's statistics, after its file, at the end of the
+/// process (an exec is no end: Valgrind prints them only at exit). Model
+/// lock held.
+void printStats(WriteReason Why) {
+  if (Why != WriteReason::Exec && TheModel.Opts->Stats)
+    traceStats(TheModel.Prof->stats(), SnapshotTrace{statsLine, nullptr});
 }
 
 } // namespace
@@ -266,6 +280,7 @@ static bool writeAfterGlibcFault() {
     removeControlChannel();
     writeXtreeFile(WriteReason::Signal);
     Written = writeProfileFile(WriteReason::Signal);
+    printStats(WriteReason::Signal);
   }
   if (!Held)
     ModelLock::release();
@@ -323,6 +338,7 @@ bool native::writeProfile(WriteReason Why, const char *Event) {
         // --massif-out-file ends the process inside the write).
         removeControlChannel();
         Written = writeProfileFile(Why);
+        printStats(Why);
       }
     }
     restoreSignals(OldMask);

@@ -136,9 +136,15 @@ struct Bounds {
   ReadLog *Log;     // of the current run of rule steps
   ReadLog *TailLog; // of the whole capture, while it is recorded
   bool read(uintptr_t A, uintptr_t &V) const {
-    if (A < Lo || A > Hi - sizeof(uintptr_t) || (A & 7) != 0)
+    if ((A & 7) != 0)
       return false;
-    V = *(const uintptr_t *)A;
+    return readAny(A, V);
+  }
+  /// read, at any alignment (Valgrind's fallbacks do not check it).
+  bool readAny(uintptr_t A, uintptr_t &V) const {
+    if (A < Lo || A > Hi - sizeof(uintptr_t))
+      return false;
+    memcpy(&V, (const void *)A, sizeof(V));
     if (Log)
       Log->add(A, V);
     if (TailLog)
@@ -196,6 +202,41 @@ bool stepRule(const Regs &R, const Bounds &B, Regs &Out, uint64_t *Patch) {
   return true;
 }
 
+/// What Valgrind's amd64 walk (m_stacktrace.c) does with a frame its
+/// call-frame information cannot step: no entry covers the address (ld.so's
+/// _dl_start_user, below _dl_init), the return address is undefined (the
+/// outermost frames, _start and a thread's start), or a word lies off the
+/// stack. With BP in the stack, it follows the frame-pointer chain one
+/// frame; else, with SP in the stack, it takes the word at SP for a return
+/// address and moves SP one word on (its "last-ditch hack"), so that past
+/// such a frame it lists the words on the stack (argc, the argv pointers)
+/// up to a 0 or a 1. The bounds are Valgrind's, on [Lo, Hi): BP at most
+/// Hi - 16, SP below Hi - 8. Scanned is set for the second way: the
+/// registers then describe no real frame. A return address of 0 or 1 ends
+/// Valgrind's walk wherever it is found; here only frame 0 can be one.
+bool stepFallback(const Regs &R, const Bounds &B, Regs &Out, bool &Scanned) {
+  constexpr uintptr_t W = sizeof(uintptr_t);
+  uintptr_t Ret, Next;
+  if (R.Ip <= 1)
+    return false;
+  if (R.Bp >= B.Lo && R.Bp <= B.Hi - 2 * W) {
+    if (!B.readAny(R.Bp + W, Ret) || Ret <= 1 || R.Bp + 2 * W <= R.Sp ||
+        !B.readAny(R.Bp, Next))
+      return false;
+    Out = Regs{Ret, R.Bp + 2 * W, Next, false};
+    Scanned = false;
+    return true;
+  }
+  if (R.Sp >= B.Lo && R.Sp < B.Hi - W) {
+    if (!B.readAny(R.Sp, Ret) || Ret <= 1)
+      return false;
+    Out = Regs{Ret, R.Sp + W, R.Bp, false};
+    Scanned = true;
+    return true;
+  }
+  return false;
+}
+
 /// Recent runs of .eh_frame steps of this thread, replayed when a capture
 /// enters uninstrumented code in the same state and the stack still holds
 /// every word the run read: the steps are a function of the starting
@@ -245,8 +286,13 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
   bool Continues = false, Ended = false;
   while (N < Max) {
     Regs Next;
-    if (!stepRule(R, Logged, Next, &Pcs[N - 1]) || Next.Ip < 4096 ||
-        Next.Sp <= R.Sp) {
+    bool Scanned = false;
+    if (stepRule(R, Logged, Next, &Pcs[N - 1])) {
+      if (Next.Ip < 4096 || Next.Sp <= R.Sp) {
+        Ended = true;
+        break;
+      }
+    } else if (!stepFallback(R, Logged, Next, Scanned)) {
       Ended = true;
       break;
     }
@@ -254,7 +300,9 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
     // instruction a signal interrupted.
     Pcs[N++] = Next.Ip - 1;
     R = Next;
-    if (!R.Exact && inFramePointerCode(R.Ip)) {
+    // After a scanned word the registers are no frame's: Valgrind goes on
+    // by call-frame rules (the chain would read a stale BP), and so do we.
+    if (!Scanned && !R.Exact && inFramePointerCode(R.Ip)) {
       Continues = true;
       break;
     }

@@ -69,8 +69,10 @@ uint32_t walkFramePointers(const void *Fp, uintptr_t StackHi, uint64_t *Pcs,
 /// Captures the stack described by Start into Pcs[0..Max): the frames of
 /// instrumented and uninstrumented code alike, through signal frames (the
 /// interrupted code continues the stack), down to the thread's outermost
-/// frame (_start, or clone for other threads), the runtime's own frames
-/// left out. Allocates nothing.
+/// frame (_start, or clone for other threads) and past code without a
+/// call-frame rule as Valgrind's walk goes past it (the stack words it
+/// takes for return addresses below _start and ld.so's start code), the
+/// runtime's own frames left out. Allocates nothing.
 uint32_t captureStack(const UnwindStart &Start, uint64_t *Pcs, uint32_t Max);
 
 extern "C" const char __start_massif_rt_text[] __attribute__((weak));

@@ -6,7 +6,9 @@
 Fails (with a traceback) when the file is not JSON or lacks a field the
 format promises, or a field has the wrong type; otherwise prints the
 format and version, the files, each moment's snapshots (and where its
-locations come from) and totals and rows, and the gate, for FileCheck.
+locations come from) and totals and rows, the gate, the site statistics
+compared (their files, totals and rows by metric) and their gates, and
+whether a gate failed, for FileCheck.
 """
 import json
 import sys
@@ -32,6 +34,15 @@ def change(obj):
     a, b, delta = number(obj, "a"), number(obj, "b"), number(obj, "delta")
     assert delta == b - a, obj
     return "a=%d b=%d delta=%+d percent=%s" % (a, b, delta, percent(obj))
+
+
+def print_rows(rows, indent):
+    for r in rows:
+        frames = need(r, "frames", list)
+        assert all(isinstance(x, str) for x in frames)
+        print("%s%s %s: %s frames=%s" % (
+            indent, need(r, "change", str), need(r, "location", str), change(r),
+            " | ".join(frames)))
 
 
 with open(sys.argv[1], encoding="utf-8") as f:
@@ -70,12 +81,7 @@ for m in need(d, "moments", list):
     rows = m["rows"]
     if rows is None:
         print("  rows: null")
-    for r in rows or []:
-        frames = need(r, "frames", list)
-        assert all(isinstance(x, str) for x in frames)
-        print("  %s %s: %s frames=%s" % (
-            need(r, "change", str), need(r, "location", str), change(r),
-            " | ".join(frames)))
+    print_rows(rows or [], "  ")
     print("  unchanged=%d" % number(m, "unchanged"))
 gate = d["gate"]
 if gate is None:
@@ -86,3 +92,36 @@ else:
         number(gate, "allowed_bytes"), change(gate),
         need(gate, "failed", bool)))
     print("verdict: %s" % need(gate, "verdict", str))
+stats = d["site_stats"]
+if stats is None:
+    print("site_stats: null")
+else:
+    files = []
+    for side in ("a", "b"):
+        f = need(stats, side, dict)
+        assert f["path"] is None or isinstance(f["path"], str), f
+        files.append("%s=%s%s" % (side, f["path"], "" if need(f, "found", bool) else " (none)"))
+    compared = need(stats, "compared", bool)
+    print("site_stats: %s compared=%s" % (" ".join(files), compared))
+    assert (stats["totals"] is None) == (not compared) == (stats["by_metric"] is None), stats
+    if compared:
+        for key in ("calls", "bytes", "temporary", "temporary_bytes", "leaked_blocks",
+                    "leaked_bytes"):
+            print("  %s: %s" % (key, change(need(stats, "totals", dict)[key])))
+        for key in ("calls", "bytes", "temporary", "leaked_bytes"):
+            metric = need(stats, "by_metric", dict)[key]
+            print("  by %s:" % key)
+            print_rows(need(metric, "rows", list), "    ")
+            print("    unchanged=%d" % number(metric, "unchanged"))
+for g in need(d, "site_gates", list):
+    limit = g["limit"]
+    assert (limit is None) == (g["gate"] == "leaks"), g
+    assert g["kind"] in ("percent", "count", "bytes", "none"), g
+    print("site gate %s: option=%s limit=%s kind=%s allowed=%d %s failed=%s" % (
+        need(g, "gate", str), need(g, "option", str), limit, g["kind"],
+        number(g, "allowed"), change(g), need(g, "failed", bool)))
+    print("verdict: %s" % need(g, "verdict", str))
+failed = need(d, "failed", bool)
+assert failed == (bool(gate and gate["failed"]) or
+                  any(g["failed"] for g in d["site_gates"])), d
+print("failed=%s" % failed)

@@ -233,15 +233,44 @@ TEST(Tree, BelowMainFramesAndThreadStacks) {
   // A thread: no main and no below-main frame, nothing is cut.
   R.Prof.onAlloc(0x1000, 300, 0, R.stack({0x10, 0x30, 0x31}));
   // A stripped program: main is unknown, the innermost below-main frame
-  // (here a versioned name) ends the stack and prints as (below main).
-  R.Prof.onAlloc(0x2000, 200, 0, R.stack({0x11, 0x40, 0x901}));
+  // ends the stack and prints as (below main).
+  R.Prof.onAlloc(0x2000, 200, 0, R.stack({0x11, 0x900, 0x40, 0x901}));
   EXPECT_EQ(R.tree(),
             std::string("n2: 500 ") + Root + "\n" +
                 " n1: 300 0x10: f (t.c:1)\n"
                 "  n1: 300 0x30: start_thread (pthread_create.c:442)\n"
                 "   n0: 300 0x31: clone (clone.S:100)\n"
                 " n1: 200 0x11: ?\?\?\n"
-                "  n0: 200 0x40: (below main) (in /lib/libc.so.6)\n");
+                "  n0: 200 0x900: (below main) (libc_start_call_main.h:58)\n");
+}
+
+// Valgrind compares whole names (VG_(get_fnname_kind)): glibc's versioned
+// __libc_start_main, the frame of a global constructor's stack, is a normal
+// function, and _start below it ends the stack. Only the out-of-line
+// function of an address is renamed, never an inlined level.
+TEST(Tree, VersionedNamesAreNotBelowMainNorInlinedLevelsRenamed) {
+  TreeRig R("");
+  R.Sym.add(0x20, "ctor", "t.cpp", 3);
+  R.Sym.add(0x40, {FakeFrame{"call_init", "libc-start.c", 145, ""},
+                   FakeFrame{"__libc_start_main@@GLIBC_2.34", "libc-start.c",
+                             347, ""}});
+  R.Sym.add(0x41, {FakeFrame{"_start@GLIBC_2.2.5", "s.c", 2, ""}});
+  R.Sym.add(0x50, {FakeFrame{"_start", "", 0, "/bin/p"}});
+  R.Sym.add(0x60, {FakeFrame{"_start", "t.c", 7, ""},
+                   FakeFrame{"g", "t.c", 9, ""}});
+  R.Prof.onAlloc(0x1000, 300, 0, R.stack({0x20, 0x40, 0x41, 0x50, 0x51}));
+  R.alloc({0x60}, 200);
+  EXPECT_EQ(R.tree(),
+            std::string("n2: 500 ") + Root + "\n" +
+                " n1: 300 0x20: ctor (t.cpp:3)\n"
+                "  n1: 300 0x40: call_init (libc-start.c:145)\n"
+                "   n1: 300 0x40: __libc_start_main@@GLIBC_2.34 "
+                "(libc-start.c:347)\n"
+                "    n1: 300 0x41: _start@GLIBC_2.2.5 (s.c:2)\n"
+                "     n0: 300 0x50: (below main) (in /bin/p)\n"
+                " n1: 200 0x60: _start (t.c:7)\n"
+                "  n1: 200 0x60: g (t.c:9)\n"
+                "   n0: 200 0x500: main (m.c:5)\n");
 }
 
 TEST(Tree, PagesAsHeapHasItsOwnRoot) {

@@ -348,6 +348,57 @@ TEST(UnwindTest, GarbageFramePointersEndTheCapture) {
   EXPECT_EQ(captureStack(Start, Out, 8), 2u);
 }
 
+// Code without a call-frame rule (here: addresses no object maps) is
+// stepped as Valgrind's amd64 walk steps it: by the frame pointer when BP
+// lies in the stack, else by taking the word at SP for a return address,
+// one word after another, up to a 0 or a 1 (ld.so's start code under
+// _dl_init, where those words are argc and the argv pointers).
+TEST(UnwindTest, CodeWithoutRulesIsSteppedAsValgrindSteppedIt) {
+  FakeStack S;
+  S.Words[0] = 0;      // BP: not in the stack
+  S.Words[1] = 0x4001; // returns into code without a rule
+  S.Words[2] = 3;      // "argc"
+  S.Words[3] = S.at(5) + 1;
+  S.Words[4] = S.at(6) + 3;
+  S.Words[5] = 0; // argv's null
+  uint64_t Out[8];
+  UnwindStart Start = {(const void *)S.at(0), nullptr, S.at(0), S.hi()};
+  ASSERT_EQ(captureStack(Start, Out, 8), 4u);
+  EXPECT_EQ(Out[0], 0x4000u);
+  EXPECT_EQ(Out[1], 2u);
+  EXPECT_EQ(Out[2], S.at(5));
+  EXPECT_EQ(Out[3], S.at(6) + 2);
+  // Repeated, from the memos: the same, and a changed word is seen.
+  ASSERT_EQ(captureStack(Start, Out, 8), 4u);
+  EXPECT_EQ(Out[3], S.at(6) + 2);
+  S.Words[4] = 1; // a 1 ends the scan too (argc of a program alone)
+  EXPECT_EQ(captureStack(Start, Out, 8), 3u);
+  S.Words[2] = 1;
+  EXPECT_EQ(captureStack(Start, Out, 8), 1u);
+  // Max still bounds it.
+  S.Words[2] = 3;
+  S.Words[4] = S.at(6) + 3;
+  EXPECT_EQ(captureStack(Start, Out, 2), 2u);
+
+  // BP in the stack: one frame by the chain, then the scan from its SP.
+  S.Words[0] = S.at(2);
+  S.Words[4] = 0;      // the next BP: none
+  S.Words[5] = 0x5001; // no rule there either
+  S.Words[6] = 0x6001;
+  S.Words[7] = 0;
+  ASSERT_EQ(captureStack(Start, Out, 8), 3u);
+  EXPECT_EQ(Out[1], 0x5000u);
+  EXPECT_EQ(Out[2], 0x6000u);
+  // A return address of 0 or 1 ends it where it is found.
+  S.Words[5] = 1;
+  EXPECT_EQ(captureStack(Start, Out, 8), 1u);
+  // The chain's step must move SP up; when it would not, the walk ends
+  // there (no scan instead).
+  S.Words[5] = 0x5001;
+  S.Words[0] = S.at(0); // BP + 16 is the SP it has already
+  EXPECT_EQ(captureStack(Start, Out, 8), 1u);
+}
+
 // Captures the calling function's stack as an entry point does, and names
 // every frame (the out-of-line function of each address).
 std::vector<std::string> captureNames() {

@@ -3,7 +3,7 @@
 
     check_page.py --chromium PATH --ms-print PATH --out DIR
                   [--shorten FULL SHORT] [--merged FUNCTION N] [--big]
-                  [--docs DIR] PROFILE[::FIND]...
+                  [--docs DIR] [--docs-sites DIR] PROFILE[::FIND]...
 
 For each massif.out PROFILE it writes the page (ms_print --html), the JSON
 export and ms_print's report, loads the page from a file:// URL and, with
@@ -24,9 +24,14 @@ real mouse clicks and typed text:
     frame, the N call sites of FUNCTION in the peak's tree together;
   - with --shorten, ticks "Shorten C++ names" and checks FULL shows as SHORT;
   - saves loaded.png, tree.png, search.png and flame.png in DIR/<profile>/
-    and checks they are valid, non-empty PNGs.
+    and checks they are valid, non-empty PNGs;
+  - checks the site statistics' views (sites_checks.py): with statistics
+    beside the profile, a flame graph of each of their figures, the tables
+    of the top sites, a site's figures on a click, the sizes; without, that
+    the page says so; saves sites.png (and flame-calls.png).
 --big only loads the page (no errors, the peak selected, few DOM nodes).
---docs DIR also writes the user guide's screenshots of the first profile.
+--docs DIR also writes the user guide's screenshots of the first profile;
+--docs-sites DIR those of its site statistics.
 Prints one line per check; exits non-zero on the first failure.
 """
 import argparse
@@ -42,6 +47,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 from flame_checks import FlameChecks, FlameMismatch, frame_key, walk  # noqa: E402
+from sites_checks import SitesChecks  # noqa: E402
 
 WIDTH, HEIGHT = 1200, 800
 NONSENSE = "zq#no-such-frame#xv"
@@ -347,6 +353,13 @@ class PageChecks:
     def check_flame(self):
         peak_i = self.prof["peak"]
         if peak_i is None or not any(s.get("tree") for s in self.snaps):
+            if self.prof.get("sites"):
+                # No peak to draw: the graph of the calls, from the sites.
+                state = self.js("[massifPage.flameMetric(), document.querySelector("
+                                "'#flame-metrics button[data-metric=\"peak\"]').disabled]")
+                check(state == ["calls", True], "a profile without trees: flame graph %s" % state)
+                self.say("flame graph: no tree for the peak's (its button is off), the calls' instead")
+                return
             info = self.js("document.querySelector('#flame-info').textContent")
             check("no detailed snapshot" in info, "flame message: " + info)
             self.say("flame graph: none, '%s'" % info)
@@ -458,8 +471,13 @@ def check_profile(page, path, find, args):
     c.js("document.querySelector('#flame').focus()")
     c.png("flame.png", c.shot("flame.png", "#flame-section"))
     c.say("screenshots: " + ", ".join(c.shots))
+    for line in SitesChecks(c).run():
+        c.say(line)
+    c.no_errors("the site statistics' views")
     if args.docs:
         write_docs(page, path, find, args)
+    if args.docs_sites:
+        write_sites_docs(page, path, args)
 
 
 def write_docs(page, path, find, args):
@@ -495,8 +513,37 @@ def write_docs(page, path, find, args):
     if box:
         page.hover(box[0], box[1])
     page.settle(0.05)
+    # The flame section only (the site statistics' section follows it).
+    flame_h = page.evaluate("Math.ceil(document.querySelector('#flame-section').getBoundingClientRect().height) + 16")
     shots["flame"] = shoot(page, os.path.join(args.docs, "ms_print-html-flame.png"), "#flame-section",
-                           beyond=True)
+                           beyond=True, height=flame_h)
+    for k, data in shots.items():
+        print("docs: ms_print-html-%s.png, %d bytes" % (k, len(data)))
+
+
+def write_sites_docs(page, path, args):
+    """The user guide's screenshots of the site statistics: the top sites
+    with one site's figures, and the flame graph of the calls."""
+    os.makedirs(args.docs_sites, exist_ok=True)
+    html = os.path.join(args.out, "docs-sites.html")
+    run([args.ms_print, "--html", path, "-o", html])
+    page.navigate("file://" + os.path.abspath(html))
+    page.wait_for("window.massifReadyAt !== undefined")
+    page.click_element('#sites-table tbody tr:nth-child(1)')
+    page.hover(1, 1)
+    page.settle(0.1)
+    shots = {"sites": shoot(page, os.path.join(args.docs_sites, "ms_print-html-sites.png"), "#sites-section",
+                            beyond=True)}
+    page.click_element('#flame-metrics button[data-metric="calls"]')
+    page.evaluate("document.querySelector('#flame').scrollIntoView()")
+    box = page.evaluate("""(() => { const d = [...document.querySelectorAll('#flame .fl[data-depth="2"]')]
+        .sort((a, b) => b.offsetWidth - a.offsetWidth)[0]; if (!d) return null;
+        const r = d.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()""")
+    if box:
+        page.hover(box[0], box[1])
+    page.settle(0.05)
+    shots["flame-calls"] = shoot(page, os.path.join(args.docs_sites, "ms_print-html-flame-calls.png"),
+                                 "#flame-section", height=420)
     for k, data in shots.items():
         print("docs: ms_print-html-%s.png, %d bytes" % (k, len(data)))
 
@@ -511,6 +558,7 @@ def main():
     ap.add_argument("--merged", nargs=2, metavar=("FUNCTION", "N"))
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--docs")
+    ap.add_argument("--docs-sites")
     ap.add_argument("profiles", nargs="+", metavar="PROFILE[::FIND]")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -14,6 +14,11 @@ page's frames against it:
   - the tooltip of a merged frame lists its call sites with their bytes;
   - with --merged FUNCTION N, the top row holds one FUNCTION frame, as
     wide as the N call sites of FUNCTION in the tree together.
+
+The graphs of the site statistics (calls, temporary allocations, leaked
+bytes, bytes asked for) are the sites' stacks inverted and merged the same
+way; site_model computes them, with each frame's figures for its tooltip,
+and FlameChecks holds the page to them as to the peak's (sites_checks.py).
 """
 BELOW_THRESHOLD = "(below threshold)"
 # As the page's TIP_SITES: call sites a tooltip lists.
@@ -83,6 +88,37 @@ def model(tree, frames):
     return out
 
 
+SITE_FIGURES = ["calls", "bytes", "temporary", "temporary_bytes",
+                "leaked_blocks", "leaked_bytes"]
+
+
+def site_model(sites, frames, field):
+    """The model of the sites' flame graph whose widths are each site's
+    field ("calls", ...): sites whose field is 0 are left out, but with
+    field None every site is in (with no width), for the figures of any
+    stack. A frame also has "fig", its sites' figures added up."""
+    def fresh():
+        return {"bytes": 0, "sites": {}, "nodes": 0, "places": 0,
+                "fig": dict.fromkeys(SITE_FIGURES, 0)}
+    out = {(): fresh()}
+    for site in sites["list"]:
+        v = site[field] if field else 0
+        if field and not v:
+            continue
+        on = [out[()]]
+        path = ()
+        for f in reversed(site["frames"]):
+            path += (frame_key(frames[f]),)
+            w = out.setdefault(path, fresh())
+            w["sites"][f] = w["sites"].get(f, 0) + v
+            on.append(w)
+        for w in on:
+            w["bytes"] += v
+            for k in SITE_FIGURES:
+                w["fig"][k] += site[k]
+    return out
+
+
 def callees(want):
     """{path: [bytes of each callee]} of a model."""
     out = {}
@@ -122,33 +158,37 @@ def dom_paths(dom):
 
 class FlameChecks:
     """The checks, on a PageChecks (check_page.py) whose flame graph shows
-    the snapshot SNAP."""
+    the snapshot SNAP; or, given WANT (site_model) and TOTAL, a graph of the
+    site statistics (SNAP None)."""
 
-    def __init__(self, page_checks, snap):
+    def __init__(self, page_checks, snap, want=None, total=None):
         self.c = page_checks
         self.snap = snap
-        self.want = model(snap["tree"], page_checks.frames)
+        self.want = want if want is not None else model(snap["tree"], page_checks.frames)
+        self.total = total if total is not None else snap["tree"]["bytes"]
 
     def frames_at_paths(self):
         dom = self.c.js(DOM)
         root = dom_paths(dom)
         width = root["width"]
-        total = self.snap["tree"]["bytes"]
-        check(root["bytes"] == total == self.snap["mem_heap_B"],
-              "flame root %d B, tree %d B, mem_heap_B %d" % (root["bytes"], total, self.snap["mem_heap_B"]))
+        total = self.total
+        check(root["bytes"] == total, "flame root %d, its total %d" % (root["bytes"], total))
+        if self.snap is not None:
+            check(total == self.snap["mem_heap_B"],
+                  "flame root %d B, mem_heap_B %d" % (root["bytes"], self.snap["mem_heap_B"]))
         seen = set()
         for d in dom:
             check(d["path"] not in seen, "two frames at %r: siblings not merged" % (d["path"],))
             seen.add(d["path"])
             w = self.want.get(d["path"])
-            check(w is not None, "frame at %r is not in the peak's tree" % (d["path"],))
-            check(d["bytes"] == w["bytes"], "frame at %r has %d B, the tree %d B"
+            check(w is not None, "frame at %r is not in the model" % (d["path"],))
+            check(d["bytes"] == w["bytes"], "frame at %r has %d, the model %d"
                   % (d["path"], d["bytes"], w["bytes"]))
         px = width / total if total else 0
         missing = [p for p, w in self.want.items() if w["bytes"] * px >= 1.01 and p not in seen]
         for p in missing[:5]:
             print("  missing", p[-1][:80], self.want[p]["bytes"])
-        check(not missing, "%d frames of the peak missing from the flame graph" % len(missing))
+        check(not missing, "%d frames of the model missing from the flame graph" % len(missing))
         return dom, root, px
 
     def widths(self, dom, root, px):
@@ -188,9 +228,11 @@ class FlameChecks:
         self.c.page.hover(x, y)
         self.c.page.wait_for("!document.querySelector('#flame-tip').hidden")
         return self.c.js("""(() => { const t = document.querySelector('#flame-tip');
+          const figs = t.querySelector('.figs');
           return {title: t.firstChild.textContent, head: (t.querySelector('.sites-head') || {}).textContent || null,
                   sites: [...t.querySelectorAll('ul.sites li')].map(li => ({frame: +li.dataset.frame,
-                    bytes: +li.dataset.bytes, text: li.textContent}))}; })()""")
+                    bytes: +li.dataset.bytes, text: li.textContent})),
+                  figs: figs ? {text: figs.textContent, values: Object.assign({}, figs.dataset)} : null}; })()""")
 
     def site_text(self, frame):
         f = self.c.frames[frame]
