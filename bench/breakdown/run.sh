@@ -1,23 +1,22 @@
 #!/usr/bin/env bash
-# Where the runtime's time goes, part by part, on lua and jsoncpp; and what
-# making the replayed allocator the real one would give. The runtime is
-# built from a worktree of HEAD with breakdown.patch applied: an experiment
-# switch, MASSIF_BREAKDOWN, that keeps only part of each event's work or
-# hands the replay's memory to the program.
+# Where the runtime's time goes, part by part, on lua and jsoncpp. The
+# runtime is built from a worktree of HEAD with breakdown.patch applied: an
+# experiment switch, MASSIF_BREAKDOWN, that keeps only part of each event's
+# work.
 #
-#   full       the runtime as it is
 #   interpose  the entry points and glibc, nothing recorded
 #   capture    plus the stack captured and interned
-#   table      plus the block table (insert, remove); no model
-#   records    plus the per-block records, the tree and the totals, the
-#              slop estimated (no replay of Valgrind's allocator)
-#   arena      the whole model, with the replayed allocator handing out the
-#              real memory (its node id in the block's header: no block
-#              table, no glibc); realloc always moves
+#   ring       plus the event logged to the rings and taken off them by the
+#              model's thread (or the lock taken, with threads); no model
+#   table      plus the block table (insert, remove)
+#   records    plus the per-block records, the tree, the totals, the site
+#              statistics and the snapshots, the slop estimated (no replay
+#              of Valgrind's allocator)
+#   full       the runtime as it is
 #
 # Each program is run RUNS times per mode, the modes alternating with the
-# native build; the median wall time and the median peak RSS over native's
-# are printed. Profiles are written and discarded. Not part of the test
+# native build; the median wall time, CPU time (user + system, the model's
+# thread included) and peak RSS over native's are printed. Profiles are written and discarded. Not part of the test
 # suite.
 #
 # usage: bash bench/breakdown/run.sh [RUNS]   (7 by default)
@@ -71,7 +70,7 @@ clang++-19 "${common[@]}" -I"$json/include" $jsonSrc -o "$work/nat/jsonbench"
 # shellcheck disable=SC2086
 "$work/build/bin/mscxx" "${common[@]}" -I"$json/include" $jsonSrc -o "$work/ins/jsonbench"
 
-modes=(interpose capture table records full arena)
+modes=(interpose capture ring table records full)
 
 # measure PROGRAM ARGS...: prints "mode seconds KB" lines, RUNS rounds,
 # the native build first in each round.
@@ -83,14 +82,14 @@ measure() {
       local bin=$work/ins/$p
       [ "$m" = native ] && bin=$work/nat/$p
       MASSIF_BREAKDOWN=$m MASSIF_OPTIONS="--massif-out-file=$work/out.massif" \
-        /usr/bin/time -f "$m %e %M" -o "$work/time" "$bin" "$@" > /dev/null
+        /usr/bin/time -f "$m %e %M %U %S" -o "$work/time" "$bin" "$@" > /dev/null
       cat "$work/time"
     done
   done
 }
 
-echo "| mode | lua: time | peak RSS | jsoncpp: time | peak RSS |"
-echo "|---|---:|---:|---:|---:|"
+echo "| mode | lua: wall | CPU | peak RSS | jsoncpp: wall | CPU | peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 {
   measure lua "$bench/workloads/alloc.lua" 12 | sed 's/^/lua /'
   measure jsonbench "$cache/inputs/bench-8.json" 1 | sed 's/^/jsoncpp /'
@@ -98,10 +97,12 @@ echo "|---|---:|---:|---:|---:|"
 import sys, statistics, collections
 t = collections.defaultdict(list)
 rss = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in sys.stdin:
-    prog, mode, secs, kb = line.split()
+    prog, mode, secs, kb, user, system = line.split()
     t[prog, mode].append(float(secs))
     rss[prog, mode].append(int(kb))
+    cpu[prog, mode].append(float(user) + float(system))
 med = statistics.median
 modes = ["native"] + sys.argv[1:]
 for m in modes:
@@ -109,6 +110,7 @@ for m in modes:
     for p in ("lua", "jsoncpp"):
         cells.append("%.2f× (%.2f s)" % (med(t[p, m]) / med(t[p, "native"]),
                                         med(t[p, m])))
+        cells.append("%.2f×" % (med(cpu[p, m]) / med(cpu[p, "native"])))
         cells.append("%.2f× (%.1f MB)" % (med(rss[p, m]) / med(rss[p, "native"]),
                                          med(rss[p, m]) / 1024))
     print("| %s | %s |" % (m, " | ".join(cells)))

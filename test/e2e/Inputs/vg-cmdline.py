@@ -13,7 +13,9 @@ The first --build is the program run; the others are programs it runs. On
 Valgrind's side every one is a plain clang build; on msrun's side an mscc
 build, or a plain one for NAME=SOURCE:plain (msrun then profiles it on
 VEX, if at all). Each side runs in its own directory (WORKDIR/native,
-WORKDIR/vg), so relative names are equal.
+WORKDIR/massif), so relative names are equal; the two paths are as long,
+so the environment (PWD) puts the initial stack pointer at the same
+place on both sides and --stacks=yes figures and instruction times match.
 
 Compared, with differences printed and exit status 1:
   * exit status and standard output;
@@ -108,7 +110,7 @@ def main():
 
     work = os.path.abspath(a.workdir)
     shutil.rmtree(work, ignore_errors=True)
-    native, vg = os.path.join(work, "native"), os.path.join(work, "vg")
+    native, vg = os.path.join(work, "native"), os.path.join(work, "massif")
     os.makedirs(native)
     os.makedirs(vg)
     for spec in a.build:
