@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "suitecache"))
 import builds  # noqa: E402
