@@ -47,6 +47,19 @@
 // push and a move at entry and a pop before each return that the IR does
 // not show: the entry block counts 2 more, each returning block 1 more.
 //
+// Layout form (-massif-counters-keep-layout, MSCC_COUNTERS=layout). The
+// promoted local's phis and flushes change the machine code around them:
+// copies on critical edges split them into new blocks, a block that would
+// have been empty keeps a copy or an add, two calls that would have been
+// one tail no longer end alike. Block placement and tail merging then
+// decide otherwise than for the plain build, and a profile names another
+// line for a merged call, or orders two equal entries (which Massif orders
+// by code address) the other way. The layout form keeps optimised code in
+// the direct form, which has no phis, and leaves out of the count what
+// usually makes no machine code (unconditional branches, getelementptrs,
+// pointer casts), so that a block made only of them stays empty. It costs
+// run time; the default stays promoted (docs/DESIGN-pass.md).
+//
 // A counted module defines the marker MASSIF_ABI_COUNTERS_LINKED_SYMBOL
 // (RuntimeSymbols.cpp), which tells the runtime that the instruction clock is
 // real, and tells this pass that the module has its counters already.
@@ -102,6 +115,13 @@ static cl::opt<bool> CountInstructions(
 
 bool massif::instructionCountersRequested() { return CountInstructions; }
 
+static cl::opt<bool> KeepLayout(
+    "massif-counters-keep-layout",
+    cl::desc("Count with one add to the thread's counter per region, "
+             "no register, so that code generation lays out and merges "
+             "blocks as for the plain build (slower than the default)"),
+    cl::init(false));
+
 namespace {
 
 /// Machine instructions every function has beyond its IR: the frame
@@ -110,12 +130,27 @@ namespace {
 constexpr uint64_t FrameSetupCount = 2;
 constexpr uint64_t FrameTeardownCount = 1;
 
+/// Whether \p I usually makes no machine code: an unconditional branch
+/// (a fall-through once blocks are placed, or gone with its block), a
+/// getelementptr (folded into an address) or a pointer cast. Left out of
+/// the count of optimised code in the layout form only, where a block made
+/// of nothing else must stay empty (KeepLayout).
+bool usuallyFree(const Instruction &I) {
+  if (const auto *Br = dyn_cast<BranchInst>(&I))
+    return Br->isUnconditional();
+  return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+         isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I) ||
+         isa<AddrSpaceCastInst>(I);
+}
+
 /// The instructions of \p BB that stand for machine code, plus the frame
 /// set-up and tear-down the block runs.
 uint64_t countInstructions(const BasicBlock &BB) {
+  bool SkipFree = KeepLayout && !BB.getParent()->hasOptNone();
   uint64_t N = 0;
   for (const Instruction &I : BB.instructionsWithoutDebug())
-    if (!isa<PHINode>(I) && !I.isLifetimeStartOrEnd())
+    if (!isa<PHINode>(I) && !I.isLifetimeStartOrEnd() &&
+        !(SkipFree && usuallyFree(I)))
       ++N;
   if (BB.isEntryBlock())
     N += FrameSetupCount;
@@ -462,8 +497,9 @@ bool massif::addInstructionCounters(Module &M, const FunctionFilter &Filter) {
     FunctionCounter FC(*F);
     // -O0 code keeps one update per block: its register allocator would
     // give the promoted local a stack slot, growing frames that stack
-    // probes measure, and -O0 code is not about speed.
-    if (F->hasOptNone())
+    // probes measure, and -O0 code is not about speed. The layout form
+    // keeps it everywhere: it has no phis to change the machine code.
+    if (F->hasOptNone() || KeepLayout)
       FC.addDirect(Increments);
     else
       FC.addPromoted(Increments);
