@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake make python3 git ca-certificates gcc gdb
+  cmake make ninja-build python3 git ca-certificates gcc gdb
   clang-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev
   clang-14 llvm-14-dev llvm-14-tools
   libstdc++-12-dev libc6-dev

@@ -21,6 +21,14 @@ if lit_config.params.get("massif_llvm"):
     config.test_exec_root = os.path.join(
         config.massif_test_exec_root, "llvm" + lit_config.params["massif_llvm"])
 
+# The suite's shared caches (test/suitecache/store.py): programs built and
+# Valgrind runs made once per lit run, for every test that needs the same.
+# Emptied here, once per lit run, so nothing outlives the run that made it.
+suite_cache = os.path.join(config.test_exec_root, ".suite-cache")
+shutil.rmtree(suite_cache, ignore_errors=True)
+os.makedirs(suite_cache, exist_ok=True)
+config.environment["SUITE_CACHE_DIR"] = suite_cache
+
 bin_dir = os.path.join(config.massif_obj_root, "bin")
 lib_dir = os.path.join(config.massif_obj_root, "lib", "massif-native")
 

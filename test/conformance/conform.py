@@ -42,6 +42,17 @@ from run to run under Massif itself: exit-threads.c's last time moved by
 0.66% between two Massif runs on a loaded machine), an instruction-time
 profile is compared by its snapshot count and its last time, within 1%.
 
+Both builds come from the suite's build cache (but for a program linked
+with --lib libraries, built in WORKDIR), and the Valgrind run from
+its run cache (test/suitecache): a program built or run the same way by
+another test of the same lit run is not built or run again. Valgrind runs
+in the cache's directory, its files are copied into WORKDIR/vg (massif on
+VEX); the VEX engine runs in a directory whose path is as long (see
+suitecache/runs.py), its files moved to WORKDIR/native. Both programs get
+the caller's environment without the harnesses' variables (CONFORM_* and
+the like, and MASSIF_*: the native side keeps the caller's MASSIF_* and
+gets MASSIF_OPTIONS), then the --env settings.
+
 Exit status: 0 when everything matches, 1 with the differences otherwise.
 """
 import argparse
@@ -54,6 +65,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "suitecache"))
+import builds  # noqa: E402
+import runs  # noqa: E402
+import store  # noqa: E402
 
 ADDR = re.compile(r"0x[0-9A-F]+:")
 TIME = re.compile(r"^time=(\d+)$", re.M)
@@ -112,23 +130,26 @@ def profiles(dirpath, pattern):
     return sorted(found, key=lambda f: (os.stat(f).st_mtime_ns, f))
 
 
-def report(path, ms_print_args, workdir):
+def unmask(text, dirs):
+    for d in dirs:
+        text = text.replace(d, "<dir>")
+    return text
+
+
+def report(path, ms_print_args, dirs):
     p = run([tool("vg_ms_print")] + ms_print_args + [os.path.basename(path)],
             os.path.dirname(path))
     text = ADDR.sub("0x........:", p.stdout)
     # The file name holds the pid when the pattern has %p.
     text = text.replace("ms_print arguments: " + " ".join(
         ms_print_args + [os.path.basename(path)]), "ms_print arguments: <file>")
-    return text.replace(os.path.join(workdir, "native"), "<dir>").replace(
-        os.path.join(workdir, "vg"), "<dir>")
+    return unmask(text, dirs)
 
 
-def masked_file(path, workdir):
-    """A massif.out file, with the work directories masked."""
+def masked_file(path, dirs):
+    """A massif.out file, with the directories the programs ran in masked."""
     with open(path, errors="replace") as f:
-        text = f.read()
-    return text.replace(os.path.join(workdir, "native"), "<dir>").replace(
-        os.path.join(workdir, "massif"), "<dir>")
+        return unmask(f.read(), dirs)
 
 
 def compare_files(mine, ref, unit_ms, loose_i):
@@ -152,20 +173,26 @@ def stderr_lines(text, regex):
     return [l for l in lines if re.search(regex, l)]
 
 
-def pair_reports(nf, vf, msp, work):
+def pair_reports(nf, vf, msp, dirs):
     """Pairs the native files with Valgrind's, both in the order written,
     as (native, valgrind, native report, valgrind report). File times are
     only as fine as the kernel's clock tick, so two files written within
     one tick may come in either order: each Valgrind report takes an equal
     native one when there is one, else the first left."""
-    left = [(f, report(f, msp, work)) for f in nf]
+    left = [(f, report(f, msp, dirs)) for f in nf]
     pairs = []
     for rf in vf[:len(nf)]:
-        ref = report(rf, msp, work)
+        ref = report(rf, msp, dirs)
         k = next((k for k, (_, t) in enumerate(left) if t == ref), 0)
         mf, mine = left.pop(k)
         pairs.append((mf, rf, mine, ref))
     return pairs
+
+
+def build(cache, cmd, src, out, tool_files=()):
+    status, err = builds.build(cache, cmd, src, out, tool_files)
+    if status != 0:
+        sys.exit(f"conform.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
 
 
 def build_lib(spec, srcdir, native, vg):
@@ -205,37 +232,55 @@ def main():
 
     work = os.path.abspath(a.workdir)
     shutil.rmtree(work, ignore_errors=True)
-    # On VEX the two directories' names have one length: the shell in
-    # valgrind's wrapper puts the working directory in PWD, on the stack.
     vg_dir = "massif" if VEX else "vg"
     native, vg = os.path.join(work, "native"), os.path.join(work, vg_dir)
     os.makedirs(native)
     os.makedirs(vg)
+    cache = store.root(work)
     cflags = shlex.split(a.cflags)
     src = os.path.abspath(a.source)
-    driver = tool("mscxx" if a.cxx else "mscc")
     compiler = tool("clangxx" if a.cxx else "clang")
+    plain = [compiler, "-g", "-gdwarf-4"] + cflags
+    driver = tool("mscxx" if a.cxx else "mscc")
     libs = [build_lib(spec, os.path.dirname(src), native, vg) for spec in a.lib]
-    link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs] if libs else []
-    plain = [compiler, "-g", "-gdwarf-4"] + cflags + [src, "-o", "prog"] + link
-    run(plain if VEX else [driver] + cflags + [src, "-o", "prog"] + link, native)
-    run(plain, vg)
+    if libs:
+        # Linked with the libraries beside it: built here, not cached.
+        link = ["-L.", "-Wl,-rpath,$ORIGIN"] + ["-l" + n for n in libs]
+        run(plain + [src, "-o", "prog"] + link, vg)
+        run((plain if VEX else [driver] + cflags) + [src, "-o", "prog"] + link, native)
+    else:
+        build(cache, plain, src, os.path.join(vg, "prog"))
+        if VEX:
+            build(cache, plain, src, os.path.join(native, "prog"))
+        else:
+            build(cache, [driver] + cflags, src, os.path.join(native, "prog"),
+                  builds.mscc_files(driver))
+    companions = ["lib%s.so" % n for n in libs]
 
     opts = a.options + ["--massif-out-file=" + a.out_file]
     prog_args = shlex.split(a.args)
-    env = dict(os.environ)
-    for kv in a.env:
-        k, _, v = kv.partition("=")
-        env[k] = v
+    extra = dict(kv.partition("=")[::2] for kv in a.env)
+    v = runs.reference(cache, tool("valgrind"), ["-q", "--tool=massif"] + opts,
+                       os.path.join(vg, "prog"), prog_args, extra, companions)
+    runs.copy_files(v, vg)
     if VEX:
+        here = runs.engine_dir(cache)
+        for name in ["prog"] + companions:
+            os.link(os.path.join(native, name), os.path.join(here, name))
         n = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"] + prog_args,
-                native, env=env, check=False)
+                here, env=runs.program_env(extra), check=False)
+        shutil.rmtree(native)
+        shutil.move(here, native)
+        os.rmdir(os.path.dirname(here))
     else:
+        here = native
+        env = runs.program_env()
+        env.update((k, val) for k, val in os.environ.items()
+                   if k.startswith("MASSIF_") and k != "MASSIF_OPTIONS")
+        env.update(extra)
         env["MASSIF_OPTIONS"] = " ".join(o.replace("\\", "\\\\").replace(" ", "\\ ") for o in opts)
         n = run(["./prog"] + prog_args, native, env=env, check=False)
-        env.pop("MASSIF_OPTIONS")
-    v = run([tool("valgrind"), "-q", "--tool=massif"] + opts + ["./prog"] + prog_args,
-            vg, env=env, check=False)
+    dirs = [here, v.cwd]
 
     ok = True
     if n.returncode != v.returncode:
@@ -269,7 +314,7 @@ def main():
         loose_i = VEX_LOOSE and not any(o in ("--time-unit=B", "--time-unit=ms")
                                         for o in opts)
         for i, (mf, rf) in enumerate(zip(nf, vf)):
-            diff = compare_files(masked_file(mf, work), masked_file(rf, work),
+            diff = compare_files(masked_file(mf, dirs), masked_file(rf, dirs),
                                  unit_ms, loose_i)
             if diff:
                 print(f"profile {i + 1}: {os.path.basename(rf)} (valgrind) vs "
@@ -278,7 +323,7 @@ def main():
                 ok = False
         return 0 if ok else 1
     msp = shlex.split(a.ms_print_args)
-    for i, (mf, rf, mine, ref) in enumerate(pair_reports(nf, vf, msp, work)):
+    for i, (mf, rf, mine, ref) in enumerate(pair_reports(nf, vf, msp, dirs)):
         if mine != ref:
             print(f"profile {i + 1}: {os.path.basename(rf)} (valgrind) vs "
                   f"{os.path.basename(mf)} (native)")

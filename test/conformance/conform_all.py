@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every %conform line of the given programs, on one engine.
 
-    conform_all.py [--engine=vex|native] CONFORM_PY WORKDIR PROGRAM...
+    conform_all.py [--engine=vex|native] [--shard=I/N] CONFORM_PY WORKDIR PROGRAM...
 
 Each `RUN: %conform ARGS` line of each conformance program is run with
 conform.py, against `valgrind --tool=massif` (see conform.py), on the
@@ -16,6 +16,11 @@ engine given:
 * native: the program is built with mscc, as the conformance tests build
   it, and the ms_print reports must be equal; whatever the caller's
   environment says to the runtime (MASSIF_MODEL_THREAD=yes, say) applies.
+
+With --shard=I/N only the I-th of N parts of the runs is made: the runs
+of all the programs, in order, dealt out in turn. The N parts are N lit
+tests, so that a sweep runs beside the rest of the suite rather than last
+and alone.
 
 Prints one line per failing run with its differences, then
 "ENGINE conformance: EQUAL of TOTAL runs equal (PROGRAMS programs)". Exit
@@ -61,14 +66,23 @@ def one(engine, conform, work, base, n, path, args):
 
 def main():
     args = sys.argv[1:]
-    engine = "vex"
-    if args and args[0].startswith("--engine="):
-        engine = args.pop(0).split("=", 1)[1]
+    engine, shard, count = "vex", 1, 1
+    while args and args[0].startswith("--"):
+        opt, _, value = args.pop(0).partition("=")
+        if opt == "--engine":
+            engine = value
+        elif opt == "--shard":
+            m = re.fullmatch(r"(\d+)/(\d+)", value)
+            if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+                sys.exit("conform_all.py: --shard is I/N, 1 <= I <= N")
+            shard, count = int(m.group(1)), int(m.group(2))
+        else:
+            sys.exit(f"conform_all.py: unknown option {opt}")
     if engine not in ("vex", "native"):
         sys.exit("conform_all.py: --engine is vex or native")
     conform, work = args[0], os.path.abspath(args[1])
     os.makedirs(work, exist_ok=True)
-    todo = list(runs(args[2:], engine))
+    todo = list(runs(args[2:], engine))[shard - 1::count]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
         for base, n, argv, rc, out in ex.map(

@@ -2,7 +2,7 @@
 """Runs two ms_prints on the same inputs and compares everything they do.
 
     differential.py --ours BIN --ref BIN [--jobs N] [--show N] [--sets I,J]
-                    [--heavy-sample N] [--arguments] PATH...
+                    [--heavy-sample N] [--shard I/N] [--arguments] PATH...
 
 Every massif.out file under the given paths (files or directories) is
 printed by both programs with each of the option sets below; stdout,
@@ -18,7 +18,9 @@ With --arguments, a fixed list of command lines around the first file
 usage text is ours by design (it describes this project and its views), so
 the script's usage text in the reference output is replaced by ours before
 comparing; --help and --version, which ours answers itself, are tested in
-options.test instead.
+options.test instead. With --shard I/N only the I-th of N parts of the
+comparisons is made (every Nth, from the I-th): N lit tests share the
+sweep and run beside the rest of the suite.
 """
 import argparse
 import concurrent.futures
@@ -154,12 +156,18 @@ def main():
     ap.add_argument("--heavy-sample", type=int, default=1, metavar="N",
                     help="run %s on every file of the first path but only "
                          "on every Nth file of the others" % " ".join(HEAVY))
+    ap.add_argument("--shard", default="1/1", metavar="I/N",
+                    help="make only the I-th of N parts of the comparisons")
     ap.add_argument("--arguments", action="store_true",
                     help="run the command-line cases around the first file "
                          "instead of the option sets")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
 
+    shard, _, count = args.shard.partition("/")
+    if not (shard.isdigit() and count.isdigit() and 1 <= int(shard) <= int(count)):
+        ap.error("--shard is I/N, 1 <= I <= N")
+    shard, count = int(shard), int(count)
     sets = ([OPTION_SETS[int(i)] for i in args.sets.split(",")]
             if args.sets else OPTION_SETS)
     scratch = tempfile.mkdtemp(prefix="msprint-diff-")
@@ -178,7 +186,7 @@ def main():
                         k % max(1, args.heavy_sample) == 0):
                     cases.append(opts + [f])
         label = "ms_print differential"
-    jobs = [(args.ours, args.ref, c, scratch) for c in cases]
+    jobs = [(args.ours, args.ref, c, scratch) for c in cases[shard - 1::count]]
     identical, shown = 0, 0
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -193,7 +201,7 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print("%s: %d compared, %d identical" % (label, len(jobs), identical))
-    return 0 if identical == len(jobs) else 1
+    return 0 if jobs and identical == len(jobs) else 1
 
 
 if __name__ == "__main__":

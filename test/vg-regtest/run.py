@@ -43,6 +43,7 @@ passes.
 import argparse
 import concurrent.futures
 import difflib
+import fcntl
 import glob
 import os
 import re
@@ -71,9 +72,13 @@ TIMEOUT_S = 600
 
 
 def fetch(cache):
-    """The unpacked valgrind source tree in the cache, fetched if need be."""
-    subprocess.run(["bash", os.path.join(ROOT, "scripts", "apt-source.sh"),
-                    cache, "valgrind"], check=True)
+    """The unpacked valgrind source tree in the cache, fetched if need be
+    (by one run at a time: the suite's tests share the cache)."""
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, "fetch.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["bash", os.path.join(ROOT, "scripts", "apt-source.sh"),
+                        cache, "valgrind"], check=True)
     with open(os.path.join(cache, "src", "valgrind.dir")) as f:
         return os.path.join(cache, "src", f.read().strip())
 

@@ -8,10 +8,13 @@ same options and requires the two xtree memory reports to be equal.
 The native engine runs an mscc (mscxx) build with MASSIF_OPTIONS; the VEX
 engine runs the plain build with `msrun --engine=vex`. Valgrind runs the
 plain build: clang with -gdwarf-4, which Valgrind 3.19 reads whole. Both
-programs are ./prog in sibling directories, and --xtree-memory-file is
-NAME (xtmemory.kcg by default) in each, unless the options give one.
+programs are ./prog, and --xtree-memory-file is NAME (xtmemory.kcg by
+default), unless the options give one. The builds and the Valgrind run
+come from the suite's caches (test/suitecache; conform.py says how):
+Valgrind's files are copied to WORKDIR/vgnd, the engine's are in
+WORKDIR/mine.
 
-Masked: the "pid:" line, the two work directories, code addresses and a
+Masked: the "pid:" line, the directories the programs ran in, code addresses and a
 Massif-format report's time= values. Each report must then be equal, line
 for line; callgrind_annotate must read a callgrind report (exit 0, nothing
 on stderr, or what it says of Valgrind's) and ms_print a Massif-format one.
@@ -28,6 +31,13 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "suitecache"))
+import builds  # noqa: E402
+import runs  # noqa: E402
+import store  # noqa: E402
 
 ADDR = re.compile(r"0x[0-9A-F]+:")
 TIME = re.compile(r"^time=\d+$", re.M)
@@ -59,6 +69,12 @@ def masked(path, work_dir):
     return PID.sub("pid: ?", text)
 
 
+def build(cache, cmd, src, out, tool_files=()):
+    status, err = builds.build(cache, cmd, src, out, tool_files)
+    if status != 0:
+        sys.exit(f"xtcompare.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", action="store_true")
@@ -75,19 +91,21 @@ def main():
 
     work = os.path.abspath(a.workdir)
     shutil.rmtree(work, ignore_errors=True)
-    # Names of one length: Valgrind's wrapper puts the directory on the
-    # stack (PWD), which moves a VEX run's stack addresses.
     mine_dir, vg_dir = os.path.join(work, "mine"), os.path.join(work, "vgnd")
     os.makedirs(mine_dir)
     os.makedirs(vg_dir)
+    cache = store.root(work)
     src = os.path.abspath(a.source)
     flags = a.cflags.split()
-    plain = [tool("clangxx" if a.cxx else "clang"), "-g", "-gdwarf-4"] + \
-        flags + [src, "-o", "prog"]
+    plain = [tool("clangxx" if a.cxx else "clang"), "-g", "-gdwarf-4"] + flags
     vex = a.engine == "vex"
-    run(plain if vex else [tool("mscxx" if a.cxx else "mscc")] + flags +
-        [src, "-o", "prog"], mine_dir)
-    run(plain, vg_dir)
+    build(cache, plain, src, os.path.join(vg_dir, "prog"))
+    if vex:
+        build(cache, plain, src, os.path.join(mine_dir, "prog"))
+    else:
+        driver = tool("mscxx" if a.cxx else "mscc")
+        build(cache, [driver] + flags, src, os.path.join(mine_dir, "prog"),
+              builds.mscc_files(driver))
 
     opts = list(a.options)
     if not any(o.startswith("--xtree-memory-file=") for o in opts):
@@ -96,17 +114,23 @@ def main():
                    if o.startswith("--xtree-memory-file="))
     if not any(o.startswith("--massif-out-file=") for o in opts):
         opts.append("--massif-out-file=massif.out")
-    env = dict(os.environ)
-    env.pop("MASSIF_OPTIONS", None)
+    ref = runs.reference(cache, tool("valgrind"), ["-q", "--tool=massif"] + opts,
+                         os.path.join(vg_dir, "prog"))
+    runs.copy_files(ref, vg_dir)
     if vex:
+        mine_cwd = runs.engine_dir(cache)
+        os.link(os.path.join(mine_dir, "prog"), os.path.join(mine_cwd, "prog"))
         mine = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"],
-                   mine_dir, env=env, check=False)
+                   mine_cwd, env=runs.program_env(), check=False)
+        shutil.rmtree(mine_dir)
+        shutil.move(mine_cwd, mine_dir)
+        os.rmdir(os.path.dirname(mine_cwd))
     else:
+        mine_cwd = mine_dir
+        env = runs.program_env()
+        env.update((k, v) for k, v in os.environ.items() if k.startswith("MASSIF_"))
         env["MASSIF_OPTIONS"] = " ".join(opts)
         mine = run(["./prog"], mine_dir, env=env, check=False)
-        env.pop("MASSIF_OPTIONS")
-    ref = run([tool("valgrind"), "-q", "--tool=massif"] + opts + ["./prog"],
-              vg_dir, env=env, check=False)
 
     ok = True
     if mine.returncode != ref.returncode:
@@ -118,7 +142,7 @@ def main():
             return [PREFIX.sub("", line).replace(d, "WORK")
                     for line in text.splitlines()
                     if re.search(a.stderr, PREFIX.sub("", line))]
-        ml, vl = lines(mine.stderr, mine_dir), lines(ref.stderr, vg_dir)
+        ml, vl = lines(mine.stderr, mine_cwd), lines(ref.stderr, ref.cwd)
         if ml != vl or not vl:
             print(f"stderr differs:\nmine: {ml}\nvalgrind: {vl}")
             ok = False
@@ -132,7 +156,7 @@ def main():
             ok = False
     equal = 0
     for mf, vf in zip(*found):
-        m, v = masked(mf, mine_dir), masked(vf, vg_dir)
+        m, v = masked(mf, mine_cwd), masked(vf, ref.cwd)
         if m != v:
             ok = False
             sys.stdout.writelines(difflib.unified_diff(
