@@ -23,6 +23,12 @@ for s in "$@"; do
 done
 [ ${#need[@]} -eq 0 ] && exit 0
 
+# One fetcher at a time on the machine: two (tests of one run with caches
+# of their own) would both edit the sources and run apt-get update, and
+# apt's own lock would fail the second.
+exec 9> "${TMPDIR:-/tmp}/massif-native-apt-source.lock"
+flock 9
+
 updated=no
 aptUpdate() {
   if [ "$updated" = no ]; then
