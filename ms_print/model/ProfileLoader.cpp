@@ -15,12 +15,12 @@
 #include "Profile.h"
 
 #include "InputFile.h"
+#include "LineCursor.h"
 
 #include "massif/format.h"
 
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
 namespace msprint::model {
 
@@ -70,75 +70,22 @@ size_t Profile::findSnapshot(std::string_view Which) const {
 
 namespace {
 
-class Parser {
+class Parser : LineCursor {
 public:
   Parser(std::string_view Text, std::string_view Name, Profile &P)
-      : Pos(Text.data()), End(Text.data() + Text.size()), Name(Name), P(P) {}
+      : LineCursor(Text, Name), P(P) {}
 
   bool run(std::string &Error);
 
 private:
   /// The next line that is neither blank nor a comment.
   bool next() {
-    while (Pos < End) {
-      const char *Nl =
-          static_cast<const char *>(std::memchr(Pos, '\n', size_t(End - Pos)));
-      const char *LineEnd = Nl ? Nl : End;
-      Cur = std::string_view(Pos, size_t(LineEnd - Pos));
-      Pos = Nl ? Nl + 1 : End;
-      ++LineNo;
-      if (!Cur.empty() && Cur.back() == '\r')
-        Cur.remove_suffix(1);
+    while (nextLine()) {
       size_t First = Cur.find_first_not_of(" \t");
-      if (First == std::string_view::npos || Cur[First] == '#')
-        continue;
-      Have = true;
-      return true;
+      if (First != std::string_view::npos && Cur[First] != '#')
+        return true;
     }
-    Have = false;
-    Cur = {};
     return false;
-  }
-
-  bool fail(const std::string &What) {
-    Err = std::string(Name) + ":" + std::to_string(LineNo) + ": " + What;
-    return false;
-  }
-
-  /// Up to 60 bytes of Text for an error message, with control and
-  /// non-ASCII bytes as \xNN (a binary file must not reach the terminal).
-  static std::string shown(std::string_view Text) {
-    static const char Hex[] = "0123456789abcdef";
-    std::string S;
-    for (char C : Text.substr(0, 60)) {
-      unsigned char U = static_cast<unsigned char>(C);
-      if (U >= 0x20 && U < 0x7f) {
-        S += C;
-      } else {
-        S += "\\x";
-        S += Hex[U >> 4];
-        S += Hex[U & 15];
-      }
-    }
-    if (Text.size() > 60)
-      S += "...";
-    return S;
-  }
-
-  static bool toNumber(std::string_view S, uint64_t &Out) {
-    if (S.empty())
-      return false;
-    uint64_t N = 0;
-    for (char C : S) {
-      if (C < '0' || C > '9')
-        return false;
-      uint64_t D = uint64_t(C - '0');
-      if (N > (std::numeric_limits<uint64_t>::max() - D) / 10)
-        return false;
-      N = N * 10 + D;
-    }
-    Out = N;
-    return true;
   }
 
   /// Whether the current line starts with Key; Value is the rest.
@@ -174,22 +121,13 @@ private:
   bool snapshot();
   bool tree(Snapshot &S);
 
-  const char *Pos;
-  const char *End;
-  std::string_view Name;
   Profile &P;
-  std::string_view Cur;
-  bool Have = false;
-  uint64_t LineNo = 0;
-  std::string Err;
 
 };
 
 bool Parser::header() {
-  if (!next()) {
-    LineNo = LineNo ? LineNo : 1; // An empty file still has a line 1.
+  if (!next())
     return fail("the file is empty; expected a 'desc:' line");
-  }
   bool First = true;
   std::string_view V;
   while (Have && keyed(fmt::DescKey, V)) {

@@ -22,13 +22,13 @@
 
 #include "FrameText.h"
 #include "InputFile.h"
+#include "LineCursor.h"
 #include "Profile.h"
 
 #include "massif/format.h"
 
 #include <cerrno>
 #include <cstring>
-#include <limits>
 #include <sys/stat.h>
 
 namespace msprint::model {
@@ -45,10 +45,10 @@ namespace {
 /// The most size buckets a file may give: size 0, then one per bit.
 constexpr size_t MaxBuckets = 65;
 
-class SitesParser {
+class SitesParser : LineCursor {
 public:
   SitesParser(std::string_view Text, std::string_view Name, SiteStats &S)
-      : Pos(Text.data()), End(Text.data() + Text.size()), Name(Name), S(S) {}
+      : LineCursor(Text, Name), S(S) {}
 
   bool run(std::string &Error) {
     bool Ok = header() && total() && sites();
@@ -58,68 +58,14 @@ public:
   }
 
 private:
-  /// The next line, whatever it holds; false at the end of the file.
-  bool next() {
-    if (Pos >= End) {
-      Have = false;
-      Cur = {};
-      return false;
-    }
-    const char *Nl =
-        static_cast<const char *>(std::memchr(Pos, '\n', size_t(End - Pos)));
-    const char *LineEnd = Nl ? Nl : End;
-    Cur = std::string_view(Pos, size_t(LineEnd - Pos));
-    Pos = Nl ? Nl + 1 : End;
-    ++LineNo;
-    if (!Cur.empty() && Cur.back() == '\r')
-      Cur.remove_suffix(1);
-    Have = true;
-    return true;
-  }
-
-  bool fail(const std::string &What) {
-    Err = std::string(Name) + ":" + std::to_string(LineNo ? LineNo : 1) +
-          ": " + What;
-    return false;
-  }
-
-  /// Up to 60 bytes of Text for an error message, with control and
-  /// non-ASCII bytes as \xNN.
-  static std::string shown(std::string_view Text) {
-    static const char Hex[] = "0123456789abcdef";
-    std::string Out;
-    for (char C : Text.substr(0, 60)) {
-      unsigned char U = static_cast<unsigned char>(C);
-      if (U >= 0x20 && U < 0x7f) {
-        Out += C;
-      } else {
-        Out += "\\x";
-        Out += Hex[U >> 4];
-        Out += Hex[U & 15];
-      }
-    }
-    if (Text.size() > 60)
-      Out += "...";
-    return Out;
-  }
-
   /// Takes a whole number from the front of T (up to a space or the end).
   static bool takeNumber(std::string_view &T, uint64_t &Out) {
-    size_t I = 0;
-    uint64_t N = 0;
-    for (; I < T.size() && T[I] != ' '; ++I) {
-      char C = T[I];
-      if (C < '0' || C > '9')
-        return false;
-      uint64_t D = uint64_t(C - '0');
-      if (N > (std::numeric_limits<uint64_t>::max() - D) / 10)
-        return false;
-      N = N * 10 + D;
-    }
-    if (I == 0)
+    size_t N = T.find(' ');
+    if (N == std::string_view::npos)
+      N = T.size();
+    if (!toNumber(T.substr(0, N), Out))
       return false;
-    T.remove_prefix(I);
-    Out = N;
+    T.remove_prefix(N);
     return true;
   }
 
@@ -130,7 +76,7 @@ private:
   /// The line Key must start; Value is the rest.
   bool keyedLine(std::string_view Key, std::string_view &Value,
                  const char *Shape) {
-    if (!next())
+    if (!nextLine())
       return fail("the file ends where a '" + std::string(Shape) +
                   "' line was expected");
     if (!startsWith(Cur, Key))
@@ -178,7 +124,7 @@ private:
   }
 
   bool header() {
-    if (!next() || Cur.empty())
+    if (!nextLine() || Cur.empty())
       return fail("not a site statistics file: expected a '" +
                   std::string(fmt::SitesMagic) + " " +
                   std::to_string(fmt::SitesVersion) + "' line, found " +
@@ -258,7 +204,7 @@ private:
 
   bool sites() {
     SiteCounts Sum;
-    next();
+    nextLine();
     while (Have) {
       if (!startsWith(Cur, fmt::SiteKey) ||
           Cur.size() == sizeof(fmt::SiteKey) - 1 ||
@@ -271,7 +217,7 @@ private:
           !plausible(Site.Counts))
         return false;
       // Its frames: lines of one space, then a code location.
-      while (next() && !Cur.empty() && Cur[0] == ' ') {
+      while (nextLine() && !Cur.empty() && Cur[0] == ' ') {
         std::string_view Text = Cur.substr(1);
         FrameText F = parseFrameText(Text);
         if (F.Kind != FrameKind::Code || F.Address.empty())
@@ -304,15 +250,8 @@ private:
     return true;
   }
 
-  const char *Pos;
-  const char *End;
-  std::string_view Name;
   SiteStats &S;
-  std::string_view Cur;
-  bool Have = false;
-  uint64_t LineNo = 0;
   uint64_t TotalLine = 0;
-  std::string Err;
 };
 
 } // namespace
