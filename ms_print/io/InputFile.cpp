@@ -17,6 +17,7 @@
 #include "PerlNumber.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -95,6 +96,20 @@ int InputFile::openPath(const std::string &Path) {
   if (Fd < 0)
     return errno;
   return load(Fd, true);
+}
+
+std::unique_ptr<InputFile> InputFile::readPath(const std::string &Path,
+                                               std::string &Error) {
+  auto File = std::make_unique<InputFile>();
+  if (int E = File->openPath(Path)) {
+    Error = "cannot open '" + Path + "': " + std::strerror(E);
+    return nullptr;
+  }
+  if (int E = File->readErrno()) {
+    Error = "cannot read '" + Path + "': " + std::strerror(E);
+    return nullptr;
+  }
+  return File;
 }
 
 void InputFile::release(const char *Pos) const {

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -37,9 +38,14 @@ public:
   int open(const std::string &Arg);
   /// Opens the file at Path as named (no Perl rules), or stdin for "-".
   int openPath(const std::string &Path);
+  /// The whole file at Path (openPath), or null with Error saying "cannot
+  /// open" or "cannot read" it and why.
+  static std::unique_ptr<InputFile> readPath(const std::string &Path,
+                                             std::string &Error);
 
   const char *begin() const { return Data; }
   const char *end() const { return Data + Size; }
+  std::string_view text() const { return std::string_view(Data, Size); }
   /// errno from a failed read (e.g. EISDIR for a directory), else 0.
   int readErrno() const { return ReadErrno; }
   /// True when the input is a terminal (PerlIO then leaves errno alone).

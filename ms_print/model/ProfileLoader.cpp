@@ -19,8 +19,6 @@
 
 #include "massif/format.h"
 
-#include <cerrno>
-#include <cstring>
 
 namespace msprint::model {
 
@@ -264,17 +262,8 @@ bool parseProfile(std::string_view Text, std::string_view Name, Profile &P,
 }
 
 bool loadProfile(const std::string &Path, Profile &P, std::string &Error) {
-  auto File = std::make_unique<InputFile>();
-  if (int E = File->openPath(Path)) {
-    Error = "cannot open '" + Path + "': " + std::strerror(E);
-    return false;
-  }
-  if (int E = File->readErrno()) {
-    Error = "cannot read '" + Path + "': " + std::strerror(E);
-    return false;
-  }
-  std::string_view Text(File->begin(), size_t(File->end() - File->begin()));
-  if (!parseProfile(Text, Path, P, Error))
+  std::unique_ptr<InputFile> File = InputFile::readPath(Path, Error);
+  if (!File || !parseProfile(File->text(), Path, P, Error))
     return false;
   P.Source = std::move(File);
   return true;

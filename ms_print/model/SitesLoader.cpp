@@ -265,17 +265,8 @@ bool parseSites(std::string_view Text, std::string_view Name, SiteStats &S,
 }
 
 bool loadSites(const std::string &Path, SiteStats &S, std::string &Error) {
-  auto File = std::make_unique<InputFile>();
-  if (int E = File->openPath(Path)) {
-    Error = "cannot open '" + Path + "': " + std::strerror(E);
-    return false;
-  }
-  if (int E = File->readErrno()) {
-    Error = "cannot read '" + Path + "': " + std::strerror(E);
-    return false;
-  }
-  std::string_view Text(File->begin(), size_t(File->end() - File->begin()));
-  if (!parseSites(Text, Path, S, Error))
+  std::unique_ptr<InputFile> File = InputFile::readPath(Path, Error);
+  if (!File || !parseSites(File->text(), Path, S, Error))
     return false;
   S.Source = std::move(File);
   return true;
