@@ -11,7 +11,10 @@
 // whether the default run still has it at "before"); with "starved" the
 // program runs alone on one core while the model's thread shares another
 // with three spinning children, and the thread stops; the profile is
-// still the same.
+// still the same. The starved program makes two million calls (about a
+// quarter of a second here), ten times the two windows of about 20 ms the
+// thread needs to see that it is starved, so a faster machine still sees
+// it stop.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %mscc -O1 %s -o prog -lpthread
 // RUN: env MASSIF_MODEL_THREAD=yes MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=yes.%%p" ./prog > yes.log
@@ -166,7 +169,7 @@ static void starved(void) {
     if (Model > 0)
       pin(Model, Cpus[0]);
   }
-  churn(300000, 5);
+  churn(2000000, 5);
   say("every core busy", 1);
   for (int I = 0; I < 3; ++I)
     if (Hogs[I] > 0) {
