@@ -31,6 +31,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 
 using namespace massif;
@@ -601,6 +602,22 @@ void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
     uintptr_t Here = (uintptr_t)__builtin_frame_address(0);
     if (Here < MainHi)
       Hi = MainHi; // Lo stays 0: below the current frame nothing is read
+  }
+  // glibc ends the main thread's stack at the end of the page holding the
+  // initial stack pointer, but argc's words go on above it (argv, the
+  // environment, the auxiliary vector and their strings) to the top of the
+  // mapping, where the kernel put the program's name (AT_EXECFN). Valgrind
+  // bounds the main thread's walk by that top, and the walk past _dl_init
+  // and _start reads argv; a bound at the page's end cut it short when the
+  // initial stack pointer lay in the last words of its page (ASLR: about
+  // one run in a hundred with two arguments).
+  if (MainHi != 0 && Lo <= MainHi && MainHi < Hi) {
+    uintptr_t Name = (uintptr_t)getauxval(AT_EXECFN);
+    if (Name >= Hi) {
+      uintptr_t PageB = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) : 4096;
+      uintptr_t Top = Name + strlen((const char *)Name) + 1;
+      Hi = (Top + PageB - 1) & ~(PageB - 1);
+    }
   }
 }
 
