@@ -18,9 +18,9 @@ engine given:
   environment says to the runtime (MASSIF_MODEL_THREAD=yes, say) applies.
 
 With --shard=I/N only the I-th of N parts of the runs is made: the runs
-of all the programs, in order, dealt out in turn. The N parts are N lit
-tests, so that a sweep runs beside the rest of the suite rather than last
-and alone.
+of all the programs, in order (those in instructions last), dealt out in
+turn. The N parts are N lit tests, so that a sweep runs beside the rest
+of the suite rather than last and alone.
 
 Prints one line per failing run with its differences, then
 "ENGINE conformance: EQUAL of TOTAL runs equal (PROGRAMS programs)". Exit
@@ -82,7 +82,11 @@ def main():
         sys.exit("conform_all.py: --engine is vex or native")
     conform, work = args[0], os.path.abspath(args[1])
     os.makedirs(work, exist_ok=True)
-    todo = list(runs(args[2:], engine))[shard - 1::count]
+    # The runs in instructions after the others, so that each shard gets
+    # its share of them (in file order every second run is one, and they
+    # all fell on the even shards).
+    todo = sorted(runs(args[2:], engine), key=lambda r: str(r[1]).endswith("i"))
+    todo = todo[shard - 1::count]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
         for base, n, argv, rc, out in ex.map(
