@@ -45,6 +45,12 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "suitecache"))
+import builds  # noqa: E402
+import store  # noqa: E402
+
 ADDR = re.compile(r"0x[0-9A-F]+:")
 TIME = re.compile(r"^time=\d+$", re.M)
 VERBOSE = re.compile(r"^--\d+-- (Massif: .*)$")
@@ -64,6 +70,12 @@ def run(cmd, cwd, check=True):
         sys.exit(f"vg-cmdline.py: {' '.join(cmd)} failed ({p.returncode}):\n"
                  f"{p.stderr}")
     return p
+
+
+def build(cache, cmd, src, out, tool_files=()):
+    status, err = builds.build(cache, cmd, src, out, tool_files)
+    if status != 0:
+        sys.exit(f"vg-cmdline.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
 
 
 def cmd_line(path):
@@ -113,17 +125,22 @@ def main():
     native, vg = os.path.join(work, "native"), os.path.join(work, "massif")
     os.makedirs(native)
     os.makedirs(vg)
+    # Programs come from the suite's build cache (test/suitecache), which
+    # every RUN line building the same source shares.
+    cache = store.root(work)
     for spec in a.build:
         name, _, src = spec.partition("=")
         src, _, kind = src.partition(":")
         src = os.path.abspath(src)
         cxx = src.endswith(".cpp")
-        plain = [env_tool("clangxx" if cxx else "clang"), "-g", "-gdwarf-4",
-                 "-O0", src, "-o", name]
-        run(plain, vg)
-        run(plain if kind == "plain" else
-            [env_tool("mscxx" if cxx else "mscc"), "-O0", src, "-o", name],
-            native)
+        plain = [env_tool("clangxx" if cxx else "clang"), "-g", "-gdwarf-4", "-O0"]
+        build(cache, plain, src, os.path.join(vg, name))
+        if kind == "plain":
+            build(cache, plain, src, os.path.join(native, name))
+        else:
+            driver = env_tool("mscxx" if cxx else "mscc")
+            build(cache, [driver, "-O0"], src, os.path.join(native, name),
+                  builds.mscc_files(driver))
     prog = "./" + a.build[0].partition("=")[0]
     args = shlex.split(a.args)
     v = run([env_tool("valgrind"), "--tool=massif"] + a.options + [prog] + args,
