@@ -506,6 +506,17 @@ def write_docs(page, path, find, args):
     # Under 200 KB: text-heavy, so a little shorter.
     shots["tree"] = shoot(page, os.path.join(args.docs, "ms_print-html-tree.png"), "#tree-section",
                           height=680)
+    hover_widest_flame_frame(page)
+    # The flame section only (the site statistics' section follows it).
+    flame_h = page.evaluate("Math.ceil(document.querySelector('#flame-section').getBoundingClientRect().height) + 16")
+    shots["flame"] = shoot(page, os.path.join(args.docs, "ms_print-html-flame.png"), "#flame-section",
+                           beyond=True, height=flame_h)
+    say_shots(shots)
+
+
+def hover_widest_flame_frame(page):
+    """Scrolls to the flame graph and hovers its widest frame at depth 2,
+    so a screenshot shows a tooltip."""
     page.evaluate("document.querySelector('#flame').scrollIntoView()")
     box = page.evaluate("""(() => { const d = [...document.querySelectorAll('#flame .fl[data-depth="2"]')]
         .sort((a, b) => b.offsetWidth - a.offsetWidth)[0]; if (!d) return null;
@@ -513,10 +524,9 @@ def write_docs(page, path, find, args):
     if box:
         page.hover(box[0], box[1])
     page.settle(0.05)
-    # The flame section only (the site statistics' section follows it).
-    flame_h = page.evaluate("Math.ceil(document.querySelector('#flame-section').getBoundingClientRect().height) + 16")
-    shots["flame"] = shoot(page, os.path.join(args.docs, "ms_print-html-flame.png"), "#flame-section",
-                           beyond=True, height=flame_h)
+
+
+def say_shots(shots):
     for k, data in shots.items():
         print("docs: ms_print-html-%s.png, %d bytes" % (k, len(data)))
 
@@ -535,17 +545,10 @@ def write_sites_docs(page, path, args):
     shots = {"sites": shoot(page, os.path.join(args.docs_sites, "ms_print-html-sites.png"), "#sites-section",
                             beyond=True)}
     page.click_element('#flame-metrics button[data-metric="calls"]')
-    page.evaluate("document.querySelector('#flame').scrollIntoView()")
-    box = page.evaluate("""(() => { const d = [...document.querySelectorAll('#flame .fl[data-depth="2"]')]
-        .sort((a, b) => b.offsetWidth - a.offsetWidth)[0]; if (!d) return null;
-        const r = d.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()""")
-    if box:
-        page.hover(box[0], box[1])
-    page.settle(0.05)
+    hover_widest_flame_frame(page)
     shots["flame-calls"] = shoot(page, os.path.join(args.docs_sites, "ms_print-html-flame-calls.png"),
                                  "#flame-section", height=420)
-    for k, data in shots.items():
-        print("docs: ms_print-html-%s.png, %d bytes" % (k, len(data)))
+    say_shots(shots)
 
 
 def main():
