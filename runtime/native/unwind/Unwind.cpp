@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 
 using namespace massif;
@@ -614,7 +615,7 @@ void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
   if (MainHi != 0 && Lo <= MainHi && MainHi < Hi) {
     uintptr_t Name = (uintptr_t)getauxval(AT_EXECFN);
     if (Name >= Hi) {
-      uintptr_t PageB = getauxval(AT_PAGESZ) ? getauxval(AT_PAGESZ) : 4096;
+      uintptr_t PageB = (uintptr_t)sysconf(_SC_PAGESIZE);
       uintptr_t Top = Name + strlen((const char *)Name) + 1;
       Hi = (Top + PageB - 1) & ~(PageB - 1);
     }
