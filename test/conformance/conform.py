@@ -189,12 +189,6 @@ def pair_reports(nf, vf, msp, dirs):
     return pairs
 
 
-def build(cache, cmd, src, out, tool_files=()):
-    status, err = builds.build(cache, cmd, src, out, tool_files)
-    if status != 0:
-        sys.exit(f"conform.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
-
-
 def build_lib(spec, srcdir, native, vg):
     """libNAME.so for both runs (see --lib); NAME."""
     src, name, compiler, flags = spec.split(":", 3)
@@ -249,12 +243,12 @@ def main():
         run(plain + [src, "-o", "prog"] + link, vg)
         run((plain if VEX else [driver] + cflags) + [src, "-o", "prog"] + link, native)
     else:
-        build(cache, plain, src, os.path.join(vg, "prog"))
+        builds.build_or_exit(cache, plain, src, os.path.join(vg, "prog"))
         if VEX:
-            build(cache, plain, src, os.path.join(native, "prog"))
+            builds.build_or_exit(cache, plain, src, os.path.join(native, "prog"))
         else:
-            build(cache, [driver] + cflags, src, os.path.join(native, "prog"),
-                  builds.mscc_files(driver))
+            builds.build_or_exit(cache, [driver] + cflags, src,
+                                 os.path.join(native, "prog"), builds.mscc_files(driver))
     companions = ["lib%s.so" % n for n in libs]
 
     opts = a.options + ["--massif-out-file=" + a.out_file]

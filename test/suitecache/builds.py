@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import store as st
 
@@ -133,3 +134,12 @@ def build(store, cmd, source, out, tool_files=()):
         except FileNotFoundError:
             continue  # replaced under us: look again
     raise RuntimeError(f"suitecache: cannot build {source}")
+
+
+def build_or_exit(store, cmd, source, out, tool_files=()):
+    """build(), for a test script: a failed build ends the script with
+    clang's status and stderr, named after the script."""
+    status, err = build(store, cmd, source, out, tool_files)
+    if status != 0:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {' '.join(cmd + [source])} "
+                 f"failed ({status}):\n{err}")

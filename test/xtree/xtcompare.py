@@ -69,12 +69,6 @@ def masked(path, work_dir):
     return PID.sub("pid: ?", text)
 
 
-def build(cache, cmd, src, out, tool_files=()):
-    status, err = builds.build(cache, cmd, src, out, tool_files)
-    if status != 0:
-        sys.exit(f"xtcompare.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cxx", action="store_true")
@@ -99,13 +93,13 @@ def main():
     flags = a.cflags.split()
     plain = [tool("clangxx" if a.cxx else "clang"), "-g", "-gdwarf-4"] + flags
     vex = a.engine == "vex"
-    build(cache, plain, src, os.path.join(vg_dir, "prog"))
+    builds.build_or_exit(cache, plain, src, os.path.join(vg_dir, "prog"))
     if vex:
-        build(cache, plain, src, os.path.join(mine_dir, "prog"))
+        builds.build_or_exit(cache, plain, src, os.path.join(mine_dir, "prog"))
     else:
         driver = tool("mscxx" if a.cxx else "mscc")
-        build(cache, [driver] + flags, src, os.path.join(mine_dir, "prog"),
-              builds.mscc_files(driver))
+        builds.build_or_exit(cache, [driver] + flags, src,
+                             os.path.join(mine_dir, "prog"), builds.mscc_files(driver))
 
     opts = list(a.options)
     if not any(o.startswith("--xtree-memory-file=") for o in opts):

@@ -72,12 +72,6 @@ def run(cmd, cwd, check=True):
     return p
 
 
-def build(cache, cmd, src, out, tool_files=()):
-    status, err = builds.build(cache, cmd, src, out, tool_files)
-    if status != 0:
-        sys.exit(f"vg-cmdline.py: {' '.join(cmd + [src])} failed ({status}):\n{err}")
-
-
 def cmd_line(path):
     with open(path, errors="replace") as f:
         for line in f:
@@ -134,13 +128,13 @@ def main():
         src = os.path.abspath(src)
         cxx = src.endswith(".cpp")
         plain = [env_tool("clangxx" if cxx else "clang"), "-g", "-gdwarf-4", "-O0"]
-        build(cache, plain, src, os.path.join(vg, name))
+        builds.build_or_exit(cache, plain, src, os.path.join(vg, name))
         if kind == "plain":
-            build(cache, plain, src, os.path.join(native, name))
+            builds.build_or_exit(cache, plain, src, os.path.join(native, name))
         else:
             driver = env_tool("mscxx" if cxx else "mscc")
-            build(cache, [driver, "-O0"], src, os.path.join(native, name),
-                  builds.mscc_files(driver))
+            builds.build_or_exit(cache, [driver, "-O0"], src,
+                                 os.path.join(native, name), builds.mscc_files(driver))
     prog = "./" + a.build[0].partition("=")[0]
     args = shlex.split(a.args)
     v = run([env_tool("valgrind"), "--tool=massif"] + a.options + [prog] + args,
