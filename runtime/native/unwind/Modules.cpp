@@ -94,8 +94,9 @@ struct RangeSplit {
 };
 
 /// Adds the frame-pointer code of Info to the frame-pointer ranges, its
-/// largest range first (the walk tests the executable's first range before
-/// any other). ModulesLock held.
+/// two largest ranges first (the walk tests the executable's first two
+/// ranges before any other: the code crt1's _start or the PLT cut out often
+/// splits it in two halves). ModulesLock held.
 void addCodeRanges(const dl_phdr_info &Info) {
   const uint8_t *EhFrameHdr = ehFrameHdrOf(Info);
   static RangeSplit Split; // under ModulesLock; too big for a thread's stack
@@ -110,12 +111,13 @@ void addCodeRanges(const dl_phdr_info &Info) {
       forEachFde(EhFrameHdr, RangeSplit::onFde, &Split);
     Split.endSegment();
   }
-  for (uint32_t I = 1; I < Split.N; ++I)
-    if (Split.Out[I].SizeB > Split.Out[0].SizeB) {
-      CodeRange Largest = Split.Out[I];
-      Split.Out[I] = Split.Out[0];
-      Split.Out[0] = Largest;
-    }
+  for (uint32_t First = 0; First < 2; ++First)
+    for (uint32_t I = First + 1; I < Split.N; ++I)
+      if (Split.Out[I].SizeB > Split.Out[First].SizeB) {
+        CodeRange Largest = Split.Out[I];
+        Split.Out[I] = Split.Out[First];
+        Split.Out[First] = Largest;
+      }
   uint32_t N = NumFramePointerRanges;
   // Ranges that do not fit are walked by their .eh_frame rules instead.
   for (uint32_t I = 0; I < Split.N && N < MaxFramePointerRanges; ++I)
