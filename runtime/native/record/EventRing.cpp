@@ -77,18 +77,33 @@ constexpr uint32_t HeadStep = 64;
 
 struct Ring {
   // The consumer's and the owner's words on lines of their own: the two
-  // run on different cores.
-  alignas(64) uint32_t Head; ///< the next event to apply (consumer, model lock)
-  alignas(64) uint32_t Tail; ///< the next slot to fill (the owner)
-  uint32_t Released; ///< the next applied event to settle (SettleLock)
-  Mutex SettleLock;  ///< the owner settling, or fork
+  // run on different cores. What both read and the owner never writes
+  // comes first: with Cap beside Tail, the consumer's read of it at every
+  // event took the line the owner stores Tail to at every event away from
+  // its core (a transfer between the cores per event).
   Ring *Prev, *Next; ///< the list of rings (model lock)
   /// The owner's instruction counter (ThreadArea.h), read while its events
   /// are applied; the ring leaves the list before its thread ends.
   const unsigned long long *OwnerCounter;
   uint32_t Cap; ///< slots: RingCap, or SingleRingCap; a power of two
-  Event Slots[]; ///< Cap of them
+  alignas(64) uint32_t Head; ///< the next event to apply (consumer, model lock)
+  alignas(64) uint32_t Tail; ///< the next slot to fill (the owner)
+  uint32_t Released; ///< the next applied event to settle (SettleLock)
+  Mutex SettleLock;  ///< the owner settling, or fork
+  alignas(64) Event Slots[]; ///< Cap of them
 };
+
+/// The model's clock, written at every event applied, by the model's
+/// thread too: on a cache line of its own, apart from what the program's
+/// threads read at every event. (With the variables the linker put after
+/// it on its line, __massif_main_frame among them, which every capture
+/// reads, each event applied took that line from the program's core.)
+struct alignas(64) ModelClock {
+  uint64_t OverrideTime; ///< the time of the ring event being applied
+  uint64_t LastTime;     ///< the last reading eventClock gave (never back)
+};
+static_assert(sizeof(ModelClock) == 64, "the clock fills its line");
+extern ModelClock TheClock __attribute__((visibility("hidden")));
 
 static size_t ringBytes(uint32_t Cap) {
   return sizeof(Ring) + Cap * sizeof(Event);
@@ -108,12 +123,6 @@ Ring *LastRing = nullptr;
 pthread_key_t RingKey;
 pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
 
-/// The time of the ring event being applied, for eventClock. Written at
-/// every event applied, by the model's thread too: on a cache line apart
-/// from what the program's threads read at every event (ApplierRunning).
-alignas(64) uint64_t OverrideTime = 0;
-/// The last reading eventClock gave (time never goes back).
-uint64_t LastTime = 0;
 
 // ---------------------------------------------------------------------------
 // Parked frees: addresses freed before the model knew them, their memory
@@ -254,8 +263,13 @@ Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
     Others = instructionsBesides(R.OwnerCounter);
   Applied How = Applied::All;
   uint32_t Count = 0;
+  // In locals: the events applied could alias R's fields for all the
+  // compiler knows, and each read of them would be one more per event.
+  Event *Slots = R.Slots;
+  const uint32_t Mask = R.Cap - 1;
+  ApplyingRingEvent = Unit != TimeUnit::Bytes;
   for (; H != T; ++H) {
-    Event &E = R.Slots[H & (R.Cap - 1)];
+    Event &E = Slots[H & Mask];
     if (Count == Max) {
       How = Applied::Max;
       break;
@@ -266,11 +280,11 @@ Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
     }
     if (E.Kind == EventRealloc && H + 1 == T)
       break; // its second slot is not published yet
-    OverrideTime = Unit == TimeUnit::Instructions ? Others + E.Clock : E.Clock;
-    ApplyingRingEvent = Unit != TimeUnit::Bytes;
+    TheClock.OverrideTime =
+        Unit == TimeUnit::Instructions ? Others + E.Clock : E.Clock;
     if (E.Kind == EventRealloc) {
       ++H;
-      applyRealloc(E, R.Slots[H & (R.Cap - 1)].Addr);
+      applyRealloc(E, Slots[H & Mask].Addr);
     } else {
       apply(E);
     }
@@ -572,6 +586,9 @@ void native::ringsAfterForkChild() {
 }
 
 alignas(64) bool native::ApplyingRingEvent = false;
+// Not internal: the optimiser would split an internal struct into its
+// fields, and the padding with it.
+ModelClock native::TheClock = {0, 0};
 
 //===-- The model's thread ------------------------------------------------===//
 
@@ -600,9 +617,9 @@ int native::applierBatch(uint32_t Max) {
 
 
 uint64_t native::eventClock(uint64_t (*Read)()) {
-  uint64_t V = ApplyingRingEvent ? OverrideTime : Read();
-  if (V < LastTime)
-    V = LastTime;
-  LastTime = V;
+  uint64_t V = ApplyingRingEvent ? TheClock.OverrideTime : Read();
+  if (V < TheClock.LastTime)
+    V = TheClock.LastTime;
+  TheClock.LastTime = V;
   return V;
 }
