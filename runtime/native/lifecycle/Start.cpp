@@ -61,11 +61,7 @@ uint64_t valgrindClientHeapBase() {
 
 // Zero-initialised storage: no constructors run for any of it.
 
-uint64_t readMs() {
-  timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
-}
+uint64_t readMs() { return millisecondClock(); }
 
 uint64_t readInstructions() { return __massif_instructions_total(); }
 
@@ -126,6 +122,7 @@ Clock chooseClock(Options &O) {
                "with them); using --time-unit=ms");
     O.TimeUnit = TimeUnit::Milliseconds;
   }
+  startMillisecondClock();
   return Clock{nowMs, nullptr};
 }
 

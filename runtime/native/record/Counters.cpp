@@ -30,6 +30,7 @@
 #include "massif/abi.h"
 
 #include <pthread.h>
+#include <time.h>
 
 using namespace massif;
 using namespace massif::native;
@@ -180,4 +181,64 @@ uint64_t native::instructionsBesides(const unsigned long long *Except) {
 // clock itself.
 __attribute__((constructor(101))) static void registerMainThread() {
   registerThreadCounter();
+}
+
+//===-- The millisecond clock ---------------------------------------------===//
+
+namespace {
+
+/// Counter ticks per nanosecond, times 2^16, taken 1% low so that a
+/// deadline worked out from it comes early rather than late; 0 until
+/// measured, or for good when the counter is not invariant.
+uint64_t TicksPerNs16 = 0;
+/// The counter and the clock at start-up (startMillisecondClock); the rate
+/// is measured against them once 16 ms have passed.
+uint64_t StartTsc = 0, StartNs = 0;
+constexpr uint64_t RateAfterNs = 16 * 1000 * 1000;
+
+uint64_t monotonicNs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return (uint64_t)T.tv_sec * 1000000000 + (uint64_t)T.tv_nsec;
+}
+
+/// Whether the time-stamp counter ticks at one rate on every core, in
+/// every power state (CPUID 0x80000007, EDX bit 8).
+bool invariantTsc() {
+  unsigned Max, B, C, D;
+  __asm__("cpuid" : "=a"(Max), "=b"(B), "=c"(C), "=d"(D) : "a"(0x80000000u));
+  if (Max < 0x80000007u)
+    return false;
+  unsigned A;
+  __asm__("cpuid" : "=a"(A), "=b"(B), "=c"(C), "=d"(D) : "a"(0x80000007u));
+  return (D >> 8) & 1;
+}
+
+} // namespace
+
+void native::startMillisecondClock() {
+  if (!invariantTsc())
+    return;
+  StartTsc = __builtin_ia32_rdtsc();
+  StartNs = monotonicNs();
+}
+
+uint64_t native::millisecondClock() {
+  MsReading &Last = threadArea().Ms;
+  // Read first, so that the deadline below, worked out from the clock read
+  // after it, comes early.
+  uint64_t Tsc = __builtin_ia32_rdtsc();
+  if (Tsc < Last.UntilTsc)
+    return Last.Ms;
+  uint64_t Ns = monotonicNs();
+  uint64_t Ms = Ns / 1000000;
+  uint64_t Rate = __atomic_load_n(&TicksPerNs16, __ATOMIC_RELAXED);
+  if (Rate == 0 && StartNs != 0 && Ns - StartNs >= RateAfterNs &&
+      Tsc > StartTsc) {
+    Rate = ((Tsc - StartTsc) << 16) / (Ns - StartNs) / 100 * 99;
+    __atomic_store_n(&TicksPerNs16, Rate, __ATOMIC_RELAXED);
+  }
+  Last.Ms = Ms;
+  Last.UntilTsc = Rate ? Tsc + (((Ms + 1) * 1000000 - Ns) * Rate >> 16) : 0;
+  return Ms;
 }

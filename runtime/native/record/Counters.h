@@ -1,10 +1,11 @@
-//===- Counters.h - The instruction clock for --time-unit=i ------*- C++ -*-===//
+//===- Counters.h - The clocks of --time-unit=i and ms ----------*- C++ -*-===//
 //
 // Part of massif-native, under the MIT licence.
 //
 // The process's instruction count: every thread's counter, registered when
 // the thread starts (interpose/Threads.cpp wraps pthread_create) or at its
-// first reading, even in threads that never allocate.
+// first reading, even in threads that never allocate. And the monotonic
+// clock in milliseconds, read at every event with --time-unit=ms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,19 @@ void registerThreadCounter();
 /// The instructions the process has run in counted code: the clock of
 /// --time-unit=i (Counters.cpp).
 extern "C" uint64_t __massif_instructions_total(void);
+
+/// The monotonic clock in milliseconds (--time-unit=ms). It moves once a
+/// millisecond, and clock_gettime costs a few tens of nanoseconds, more
+/// than the rest of an event's logging: each thread keeps its last
+/// reading with the time-stamp counter's value before which the next
+/// millisecond cannot have begun, and reads the clock again only from
+/// there on. (With a counter that is not invariant, or before the
+/// counter's rate is known, every call reads the clock.)
+uint64_t millisecondClock();
+
+/// Notes the counter and the clock at start-up, where the counter's rate
+/// is measured from at a later reading. Once, before any thread starts.
+void startMillisecondClock();
 
 /// What exited threads had counted (Counters.cpp).
 extern uint64_t ExitedInstructions __attribute__((visibility("hidden")));

@@ -425,11 +425,8 @@ uint64_t eventTime() {
   switch (TheModel.Opts->TimeUnit) {
   case TimeUnit::Instructions:
     return threadArea().Instructions;
-  case TimeUnit::Milliseconds: {
-    timespec T;
-    clock_gettime(CLOCK_MONOTONIC, &T);
-    return (uint64_t)T.tv_sec * 1000 + (uint64_t)T.tv_nsec / 1000000;
-  }
+  case TimeUnit::Milliseconds:
+    return millisecondClock();
   case TimeUnit::Bytes:
     break;
   }

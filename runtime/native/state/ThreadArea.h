@@ -70,6 +70,14 @@ struct ProbeState {
   uint32_t Depth;      ///< entries in Shadow
 };
 
+/// A thread's last reading of the millisecond clock, and the time-stamp
+/// counter's value before which the clock cannot have moved on
+/// (record/Counters.cpp: millisecondClock).
+struct MsReading {
+  uint64_t Ms;
+  uint64_t UntilTsc;
+};
+
 struct ThreadArea {
   // The contract's words, at the offsets abi.h gives.
   unsigned long long Instructions; ///< MASSIF_ABI_THREAD_INSTRUCTIONS_OFFSET
@@ -87,6 +95,7 @@ struct ThreadArea {
   Ring *OwnRing;          ///< record/EventRing.cpp
   CaptureCache *Cache;    ///< unwind/UnwindMemo.cpp
   CounterSlot *Counter;   ///< record/Counters.cpp
+  MsReading Ms;           ///< record/Counters.cpp
 };
 
 static_assert(offsetof(ThreadArea, Instructions) ==
