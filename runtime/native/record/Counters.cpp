@@ -235,7 +235,9 @@ uint64_t native::millisecondClock() {
   uint64_t Rate = __atomic_load_n(&TicksPerNs16, __ATOMIC_RELAXED);
   if (Rate == 0 && StartNs != 0 && Ns - StartNs >= RateAfterNs &&
       Tsc > StartTsc) {
-    Rate = ((Tsc - StartTsc) << 16) / (Ns - StartNs) / 100 * 99;
+    // In 128 bits: the first reading after the 16 ms may come days later.
+    Rate = uint64_t(((unsigned __int128)(Tsc - StartTsc) << 16) /
+                    (Ns - StartNs) / 100 * 99);
     __atomic_store_n(&TicksPerNs16, Rate, __ATOMIC_RELAXED);
   }
   Last.Ms = Ms;

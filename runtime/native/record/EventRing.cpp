@@ -123,7 +123,6 @@ Ring *LastRing = nullptr;
 pthread_key_t RingKey;
 pthread_once_t RingKeyOnce = PTHREAD_ONCE_INIT;
 
-
 // ---------------------------------------------------------------------------
 // Parked frees: addresses freed before the model knew them, their memory
 // held. An open-addressing set (0 is empty), in arena memory.
