@@ -49,6 +49,11 @@ def runs(paths, engine):
                         yield base, f"{n}i", path, unit_i
 
 
+def in_instructions(n):
+    """Whether run N is the --time-unit=B line rerun in instructions."""
+    return str(n).endswith("i")
+
+
 def one(engine, conform, work, base, n, path, args):
     tmp = os.path.join(work, f"{base}.{n}")
     words = [w.replace("%s", path).replace("%t", tmp).replace("%%", "%")
@@ -56,7 +61,7 @@ def one(engine, conform, work, base, n, path, args):
     env = dict(os.environ)
     if engine == "vex":
         env["CONFORM_ENGINE"] = "vex"
-    if str(n).endswith("i") and "-pthread" in args:
+    if in_instructions(n) and "-pthread" in args:
         env["CONFORM_VEX_LOOSE"] = "1"
     p = subprocess.run([sys.executable, conform] + words, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -85,7 +90,7 @@ def main():
     # The runs in instructions after the others, so that each shard gets
     # its share of them (in file order every second run is one, and they
     # all fell on the even shards).
-    todo = sorted(runs(args[2:], engine), key=lambda r: str(r[1]).endswith("i"))
+    todo = sorted(runs(args[2:], engine), key=lambda r: in_instructions(r[1]))
     todo = todo[shard - 1::count]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:

@@ -61,12 +61,10 @@ uint64_t valgrindClientHeapBase() {
 
 // Zero-initialised storage: no constructors run for any of it.
 
-uint64_t readMs() { return millisecondClock(); }
-
 uint64_t readInstructions() { return __massif_instructions_total(); }
 
 // The model's clocks; a ring event being applied has its own time.
-uint64_t nowMs(void *) { return eventClock(readMs); }
+uint64_t nowMs(void *) { return eventClock(millisecondClock); }
 uint64_t nowInstructions(void *) {
   // One thread, never more: its counter is the clock, and no ring event is
   // being applied. Its readings only grow, so eventClock's floor, which
