@@ -4,21 +4,33 @@
 //
 // Layout:
 //
-//   Buckets[hash & Mask] --> Node --> Node --> ...   (push-front by CAS)
+//   Levels[k].Buckets[hash & Mask_k] --> Node --> Node --> ...  (CAS push)
 //   Node = { Next, Hash, Id, NumPcs, Pcs[NumPcs] }   (never freed)
 //   ById[Id >> ChunkBits][Id & ChunkMask] --> Node   (chunks installed by CAS)
 //
-// intern() hashes the PCs, walks the bucket's chain and returns the Id of
-// an equal trace. Otherwise it takes the next Id from an atomic counter,
-// builds a node in a bump arena (chunks from the Allocator, bump by
-// fetch-add), publishes it in ById, then pushes it on the bucket with a
-// compare-and-swap. When the CAS loses, only the nodes pushed meanwhile can
-// hold an equal trace, so only they are searched again; if one does, the
-// new node and its Id are simply abandoned (a hole in the Ids, harmless:
-// every array indexed by StackId tolerates unused slots). The bucket is
-// looked at once more before the Id is taken, so that holes come only from
-// races within the few stores between the Id and the CAS. No step waits
-// for another thread, so interning is safe from signal handlers.
+// The buckets come in levels: 1,024 of them first (8 KB), then eight
+// times as many each time the newest level holds as many stacks as it has
+// buckets (8K, 64K, 512K). A program with a few hundred stacks keeps a few
+// pages of buckets, where one large table would have every page of it
+// resident; a stack stays in the level it was put in, and a lookup looks
+// in each level's bucket for its hash, oldest first.
+//
+// intern() hashes the PCs and looks in every level. Otherwise it builds a
+// node in a bump arena (chunks from the Allocator, bump by fetch-add) and
+// puts it into the newest level: it first freezes the bucket of that hash
+// in every older level (a tag bit in the bucket's head, set by CAS), after
+// which nothing can be added there, and looks through those chains once
+// more; then it takes the next Id from an atomic counter, publishes the
+// node in ById, and pushes it on the newest level's bucket with a CAS.
+// When the CAS loses, only the nodes pushed meanwhile can hold an equal
+// trace, so only they are searched again; if one does, the new node and
+// its Id are abandoned (a hole in the Ids, harmless: every array indexed by
+// StackId tolerates unused slots; the Id goes back when no later one was
+// taken). When the bucket turns out frozen, a newer level exists and the
+// insertion starts over there. So every trace has one node: a trace can
+// only be added to a bucket whose older counterparts are frozen and were
+// searched, and within a bucket the CAS orders the additions. No step
+// waits for another thread, so interning is safe from signal handlers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +41,9 @@
 namespace massif {
 namespace {
 
-constexpr uint32_t BucketBits = 16;
-constexpr uint32_t NumBuckets = 1u << BucketBits;
+constexpr uint32_t FirstLevelBits = 10; // 1,024 buckets
+constexpr uint32_t LevelStepBits = 3;   // each level 8 times the last
+constexpr uint32_t MaxLevels = 4;       // 1K, 8K, 64K, 512K buckets
 constexpr uint32_t ChunkBits = 12;
 constexpr uint32_t ChunkSize = 1u << ChunkBits;
 constexpr uint32_t NumChunks = 1u << 14; // 64M stacks at most
@@ -53,6 +66,19 @@ struct ArenaChunk {
 template <typename T> T loadAcquire(const T *P) {
   return __atomic_load_n(P, __ATOMIC_ACQUIRE);
 }
+
+/// A bucket's head: its first node, and bit 0 set once the bucket is
+/// frozen (a newer level takes that hash's new traces).
+constexpr uintptr_t Frozen = 1;
+Node *firstOf(uintptr_t Head) { return reinterpret_cast<Node *>(Head & ~Frozen); }
+
+constexpr uint32_t levelBits(uint32_t K) { return FirstLevelBits + K * LevelStepBits; }
+constexpr size_t levelSizeB(uint32_t K) { return (size_t(1) << levelBits(K)) * sizeof(uintptr_t); }
+
+struct Level {
+  uintptr_t *Buckets; ///< heads; null until the level is made
+  uint32_t Count;     ///< traces put in this level
+};
 
 /// Each frame is mixed on its own, with its position, and the results are
 /// summed: no frame waits for the one before (a chained hash costs a
@@ -78,17 +104,42 @@ size_t nodeSizeB(uint32_t NumPcs) {
 
 struct StackDepot::Impl {
   Allocator A;
-  Node **Buckets;
-  Node ***ById; // NumChunks pointers to chunks of ChunkSize nodes
+  Level Levels[MaxLevels];
+  uint32_t NumLevels; // levels made, each published before this grows
+  Node ***ById;       // NumChunks pointers to chunks of ChunkSize nodes
   StackId NextId;
   ArenaChunk *Arena;
 
   void *allocate(size_t SizeB);
+  bool makeLevel(uint32_t K);
   bool publish(StackId Id, Node *N);
   void giveBack(StackId Id);
   const Node *find(Node *From, Node *Until, uint64_t Hash, const uint64_t *Pcs,
                    uint32_t NumPcs) const;
+  StackId insert(Node *N, const uint64_t *Pcs);
+  uintptr_t *bucket(uint32_t K, uint64_t Hash) const {
+    return &Levels[K].Buckets[Hash & ((uint64_t(1) << levelBits(K)) - 1)];
+  }
 };
+
+/// Makes level K (its buckets, then NumLevels), unless another thread
+/// did; false when memory is exhausted (the levels made take every trace
+/// then, in longer chains).
+bool StackDepot::Impl::makeLevel(uint32_t K) {
+  auto *Fresh = static_cast<uintptr_t *>(A.allocate(levelSizeB(K)));
+  if (!Fresh)
+    return false;
+  uintptr_t *None = nullptr;
+  if (!__atomic_compare_exchange_n(&Levels[K].Buckets, &None, Fresh, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    A.deallocate(Fresh, levelSizeB(K));
+    return true;
+  }
+  uint32_t Made = K;
+  __atomic_compare_exchange_n(&NumLevels, &Made, K + 1, false,
+                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  return true;
+}
 
 void *StackDepot::Impl::allocate(size_t SizeB) {
   for (;;) {
@@ -158,14 +209,11 @@ void StackDepot::init(const Allocator &A) {
   auto *I = static_cast<Impl *>(A.allocate(sizeof(Impl)));
   if (!I)
     return;
+  memset(I, 0, sizeof(Impl));
   I->A = A;
-  I->Buckets = static_cast<Node **>(A.allocate(NumBuckets * sizeof(Node *)));
   I->ById = static_cast<Node ***>(A.allocate(NumChunks * sizeof(Node **)));
   I->NextId = 1;
-  I->Arena = nullptr;
-  if (!I->Buckets || !I->ById) {
-    if (I->Buckets)
-      A.deallocate(I->Buckets, NumBuckets * sizeof(Node *));
+  if (!I->ById || !I->makeLevel(0)) {
     if (I->ById)
       A.deallocate(I->ById, NumChunks * sizeof(Node **));
     A.deallocate(I, sizeof(Impl));
@@ -178,42 +226,81 @@ StackId StackDepot::intern(const uint64_t *Pcs, uint32_t NumPcs) {
   if (!P)
     return 0;
   uint64_t Hash = hashPcs(Pcs, NumPcs);
-  Node **Bucket = &P->Buckets[Hash & (NumBuckets - 1)];
-  Node *Head = loadAcquire(Bucket);
-  if (const Node *Found = P->find(Head, nullptr, Hash, Pcs, NumPcs))
-    return Found->Id;
+  uint32_t NumLevels = loadAcquire(&P->NumLevels);
+  for (uint32_t K = 0; K < NumLevels; ++K)
+    if (const Node *Found = P->find(firstOf(loadAcquire(P->bucket(K, Hash))),
+                                    nullptr, Hash, Pcs, NumPcs))
+      return Found->Id;
 
   auto *N = static_cast<Node *>(P->allocate(nodeSizeB(NumPcs)));
   if (!N)
     return 0;
   N->Hash = Hash;
+  N->Id = 0;
   N->NumPcs = NumPcs;
   if (NumPcs)
     memcpy(N->Pcs, Pcs, NumPcs * sizeof(uint64_t));
-  // Another thread may have interned the trace while this one built its
-  // node: look again before taking an Id, so that a lost race costs the
-  // node's bytes and not a hole in the Ids (a thread preempted while
-  // building would otherwise nearly always lose).
-  if (Node *Now = loadAcquire(Bucket); Now != Head) {
-    if (const Node *Found = P->find(Now, Head, Hash, Pcs, NumPcs))
-      return Found->Id;
-    Head = Now;
-  }
-  N->Id = __atomic_fetch_add(&P->NextId, 1, __ATOMIC_RELAXED);
-  if (!P->publish(N->Id, N))
-    return 0;
+  return P->insert(N, Pcs);
+}
+
+/// Puts N (not yet in any bucket, Id 0) into the newest level, or gives
+/// the Id of an equal trace another thread put in meanwhile.
+StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
+  uint64_t Hash = N->Hash;
+  uint32_t NumPcs = N->NumPcs;
   for (;;) {
-    __atomic_store_n(&N->Next, Head, __ATOMIC_RELAXED);
-    Node *Seen = Head;
-    if (__atomic_compare_exchange_n(Bucket, &Seen, N, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-      return N->Id;
-    // Only the nodes pushed since Head was read can be new duplicates.
-    if (const Node *Found = P->find(Seen, Head, Hash, Pcs, NumPcs)) {
-      P->giveBack(N->Id);
+    uint32_t Top = loadAcquire(&NumLevels) - 1;
+    // Nothing more can come into the older levels' buckets of this hash
+    // once they are frozen: what they hold now is all they will hold.
+    for (uint32_t K = 0; K < Top; ++K) {
+      uintptr_t *Older = bucket(K, Hash);
+      uintptr_t Head = loadAcquire(Older);
+      while (!(Head & Frozen) &&
+             !__atomic_compare_exchange_n(Older, &Head, Head | Frozen, false,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      }
+      if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs)) {
+        if (N->Id)
+          giveBack(N->Id);
+        return Found->Id;
+      }
+    }
+    uintptr_t *Bucket = bucket(Top, Hash);
+    uintptr_t Head = loadAcquire(Bucket);
+    if (Head & Frozen)
+      continue; // a newer level is being made: go there
+    // Another thread may have interned the trace while this one built its
+    // node: look before taking an Id, so that a lost race costs the node's
+    // bytes and not a hole in the Ids.
+    if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs)) {
+      if (N->Id)
+        giveBack(N->Id);
       return Found->Id;
     }
-    Head = Seen;
+    if (!N->Id) {
+      N->Id = __atomic_fetch_add(&NextId, 1, __ATOMIC_RELAXED);
+      if (!publish(N->Id, N))
+        return 0;
+    }
+    for (;;) {
+      __atomic_store_n(&N->Next, firstOf(Head), __ATOMIC_RELAXED);
+      uintptr_t Seen = Head;
+      if (__atomic_compare_exchange_n(Bucket, &Seen, uintptr_t(N), false,
+                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        uint32_t Count = __atomic_add_fetch(&Levels[Top].Count, 1, __ATOMIC_RELAXED);
+        if (Count == (1u << levelBits(Top)) && Top + 1 < MaxLevels)
+          makeLevel(Top + 1);
+        return N->Id;
+      }
+      if (Seen & Frozen)
+        break; // start over in the newer level, with the same Id
+      // Only the nodes pushed since Head was read can be new duplicates.
+      if (const Node *Found = find(firstOf(Seen), firstOf(Head), Hash, Pcs, NumPcs)) {
+        giveBack(N->Id);
+        return Found->Id;
+      }
+      Head = Seen;
+    }
   }
 }
 

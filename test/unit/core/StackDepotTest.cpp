@@ -113,6 +113,59 @@ TEST(StackDepot, ThreadsInterningConcurrentlyAgreeOnIds) {
   EXPECT_LE(D.end() - 1, NumStacks + NumStacks / 4);
 }
 
+// A program with a few hundred stacks keeps a few pages of buckets: a
+// single table sized for big programs (64K buckets, 512 KB) would have
+// nearly every page of it resident, its stacks hashed all over it.
+TEST(StackDepot, FewStacksFewPages) {
+  CountingAllocator Memory;
+  StackDepot D;
+  D.init(Memory.get());
+  for (uint32_t K = 0; K < 300; ++K) {
+    std::vector<uint64_t> S = stackNumber(K);
+    S.push_back(K);
+    ASSERT_NE(D.intern(S.data(), uint32_t(S.size())), 0u);
+  }
+  EXPECT_LT(Memory.residentB(), 128 * 1024);
+}
+
+// Threads interning while the buckets grow from one level to the next
+// (1K, 8K and 64K buckets): every trace still gets one id, whichever
+// level each thread found or put it in.
+TEST(StackDepot, ThreadsAgreeWhileTheBucketsGrow) {
+  CountingAllocator Memory;
+  StackDepot D;
+  D.init(Memory.get());
+  constexpr uint32_t NumThreads = 6, NumStacks = 12000;
+  std::vector<std::vector<StackId>> Seen(NumThreads,
+                                         std::vector<StackId>(NumStacks));
+  std::vector<std::thread> Threads;
+  for (uint32_t T = 0; T < NumThreads; ++T)
+    Threads.emplace_back([&, T] {
+      for (uint32_t I = 0; I < NumStacks; ++I) {
+        // Neighbouring threads take the stacks in the same order, so that
+        // they race for the same traces as the levels fill.
+        uint32_t K = T % 3 == 2 ? NumStacks - 1 - I : I;
+        std::vector<uint64_t> S = stackNumber(K);
+        S.push_back(K);
+        Seen[T][K] = D.intern(S.data(), uint32_t(S.size()));
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  std::set<StackId> Distinct;
+  for (uint32_t K = 0; K < NumStacks; ++K) {
+    for (uint32_t T = 1; T < NumThreads; ++T)
+      ASSERT_EQ(Seen[T][K], Seen[0][K]) << "stack " << K;
+    ASSERT_NE(Seen[0][K], 0u);
+    Distinct.insert(Seen[0][K]);
+    std::vector<uint64_t> S = stackNumber(K);
+    S.push_back(K);
+    // And each is found again, now that every level is made.
+    ASSERT_EQ(D.intern(S.data(), uint32_t(S.size())), Seen[0][K]);
+  }
+  EXPECT_EQ(Distinct.size(), NumStacks);
+}
+
 } // namespace
 } // namespace test
 } // namespace massif
