@@ -30,6 +30,7 @@
 #include "massif/abi.h"
 
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -85,7 +86,7 @@ void patch(const Range &R) {
     Lo = S < Lo ? S : Lo;
     Hi = S + sizeof(NoOp) > Hi ? S + sizeof(NoOp) : Hi;
   }
-  uintptr_t PageB = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t PageB = (uintptr_t)getauxval(AT_PAGESZ);
   uintptr_t First = Lo & ~(PageB - 1);
   size_t SpanB = ((Hi + PageB - 1) & ~(PageB - 1)) - First;
   // Writable and executable for the moment of the patch: the patching

@@ -24,7 +24,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "massif/abi.h"
@@ -201,6 +203,62 @@ void native::noteModuleAt(uint64_t Addr) {
 int native::openProcessMaps() {
   int Fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
   return Fd >= 0 ? Fd : open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+}
+
+bool native::mainStackFromMaps(uintptr_t StackEnd, uintptr_t &Lo,
+                               uintptr_t &Hi) {
+  struct rlimit Limit;
+  uintptr_t PageB = (uintptr_t)getauxval(AT_PAGESZ);
+  if (!PageB || getrlimit(RLIMIT_STACK, &Limit) != 0)
+    return false;
+  int Fd = openProcessMaps();
+  if (Fd < 0)
+    return false;
+  // Each line begins "lo-hi "; the rest of it is skipped.
+  enum { InLo, InHi, Rest } State = InLo;
+  uintptr_t From = 0, To = 0, LastTo = 0;
+  bool Found = false;
+  char Buf[4096];
+  ssize_t N;
+  while (!Found && (N = read(Fd, Buf, sizeof(Buf))) > 0) {
+    for (ssize_t I = 0; I < N && !Found; ++I) {
+      char C = Buf[I];
+      if (C == '\n') {
+        State = InLo;
+        From = To = 0;
+        continue;
+      }
+      if (State == Rest)
+        continue;
+      uintptr_t Digit = C >= '0' && C <= '9'   ? uintptr_t(C - '0')
+                        : C >= 'a' && C <= 'f' ? uintptr_t(C - 'a' + 10)
+                                               : 16;
+      if (State == InLo) {
+        if (Digit < 16)
+          From = From << 4 | Digit;
+        else
+          State = C == '-' ? InHi : Rest;
+        continue;
+      }
+      if (Digit < 16) {
+        To = To << 4 | Digit;
+        continue;
+      }
+      State = Rest;
+      if (From <= StackEnd && StackEnd < To) {
+        uintptr_t Top = (StackEnd & ~(PageB - 1)) + PageB;
+        uintptr_t SizeB = (uintptr_t(Limit.rlim_cur) - (To - Top)) & ~(PageB - 1);
+        if (SizeB > Top - LastTo)
+          SizeB = Top - LastTo;
+        Lo = Top - SizeB;
+        Hi = Top;
+        Found = true;
+      }
+      LastTo = To;
+    }
+  }
+  close(Fd);
+  return Found;
 }
 
 const ClosedModule *native::closedModules(uint32_t &Count) {

@@ -594,25 +594,31 @@ StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
 }
 
 void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
-  pthread_attr_t Attr;
-  Lo = Hi = 0;
-  if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
-    void *Addr = nullptr;
-    size_t SizeB = 0;
-    if (pthread_attr_getstack(&Attr, &Addr, &SizeB) == 0) {
-      Lo = (uintptr_t)Addr;
-      Hi = (uintptr_t)Addr + SizeB;
+  // The main thread's bounds come from the maps file, as glibc finds them
+  // (Modules.h); another thread's from its descriptor. (A thread that
+  // forked is its child's main thread, on a stack that does not hold
+  // __libc_stack_end.)
+  uintptr_t MainHi = initialStackPointer();
+  uintptr_t Here = (uintptr_t)__builtin_frame_address(0);
+  bool Main = MainHi != 0 && gettid() == getpid() &&
+              mainStackFromMaps(MainHi, Lo, Hi) && Lo <= Here && Here < Hi;
+  if (!Main) {
+    Lo = Hi = 0;
+    pthread_attr_t Attr;
+    if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
+      void *Addr = nullptr;
+      size_t SizeB = 0;
+      if (pthread_attr_getstack(&Attr, &Addr, &SizeB) == 0) {
+        Lo = (uintptr_t)Addr;
+        Hi = (uintptr_t)Addr + SizeB;
+      }
+      pthread_attr_destroy(&Attr);
     }
-    pthread_attr_destroy(&Attr);
   }
   // The main thread's frames all lie below its initial stack pointer, which
-  // also bounds it when /proc is unavailable to pthread_getattr_np.
-  uintptr_t MainHi = initialStackPointer();
-  if (Hi == 0 && MainHi != 0) {
-    uintptr_t Here = (uintptr_t)__builtin_frame_address(0);
-    if (Here < MainHi)
-      Hi = MainHi; // Lo stays 0: below the current frame nothing is read
-  }
+  // also bounds it when /proc is unavailable.
+  if (Hi == 0 && MainHi != 0 && Here < MainHi)
+    Hi = MainHi; // Lo stays 0: below the current frame nothing is read
   // glibc ends the main thread's stack at the end of the page holding the
   // initial stack pointer, but argc's words go on above it (argv, the
   // environment, the auxiliary vector and their strings) to the top of the
@@ -624,7 +630,7 @@ void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {
   if (MainHi != 0 && Lo <= MainHi && MainHi < Hi) {
     uintptr_t Name = (uintptr_t)getauxval(AT_EXECFN);
     if (Name >= Hi) {
-      uintptr_t PageB = (uintptr_t)sysconf(_SC_PAGESIZE);
+      uintptr_t PageB = (uintptr_t)getauxval(AT_PAGESZ);
       uintptr_t Top = Name + strlen((const char *)Name) + 1;
       Hi = (Top + PageB - 1) & ~(PageB - 1);
     }

@@ -14,12 +14,14 @@
 #include "Unwind.h"
 
 #include "FrameRules.h"
+#include "Modules.h"
 #include "SymbolizerClient.h"
 
 #include <gtest/gtest.h>
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string>
@@ -89,6 +91,37 @@ TEST(UnwindTest, StackTopIsAboveTheCurrentFrame) {
   }).join();
   EXPECT_GT(ThreadHi, ThreadHere);
   EXPECT_LT(ThreadHi - ThreadHere, (uintptr_t)64 << 20);
+}
+
+// The main thread's stack read from the maps file without stdio equals
+// what glibc's pthread_getattr_np reads there through it, at every limit
+// on the stack's size (the limit shortens it, the mapping below caps it).
+TEST(UnwindTest, MainStackFromMapsIsGlibcs) {
+  uintptr_t StackEnd = initialStackPointer();
+  ASSERT_NE(StackEnd, 0u);
+  struct rlimit Saved;
+  ASSERT_EQ(getrlimit(RLIMIT_STACK, &Saved), 0);
+  for (rlim_t Limit : {Saved.rlim_cur, rlim_t(1) << 20, rlim_t(64) << 20,
+                       RLIM_INFINITY}) {
+    struct rlimit R = Saved;
+    R.rlim_cur = Limit;
+    if (Saved.rlim_max != RLIM_INFINITY &&
+        (Limit == RLIM_INFINITY || Limit > Saved.rlim_max))
+      continue;
+    ASSERT_EQ(setrlimit(RLIMIT_STACK, &R), 0);
+    uintptr_t Lo = 0, Hi = 0;
+    bool Found = mainStackFromMaps(StackEnd, Lo, Hi);
+    pthread_attr_t Attr;
+    void *Addr = nullptr;
+    size_t SizeB = 0;
+    ASSERT_EQ(pthread_getattr_np(pthread_self(), &Attr), 0);
+    ASSERT_EQ(pthread_attr_getstack(&Attr, &Addr, &SizeB), 0);
+    pthread_attr_destroy(&Attr);
+    setrlimit(RLIMIT_STACK, &Saved);
+    ASSERT_TRUE(Found);
+    EXPECT_EQ(Lo, (uintptr_t)Addr) << "limit " << Limit;
+    EXPECT_EQ(Hi, (uintptr_t)Addr + SizeB) << "limit " << Limit;
+  }
 }
 
 // Fake frame records laid out in an array standing for a stack:
