@@ -70,10 +70,16 @@ template <typename T> T loadAcquire(const T *P) {
 /// A bucket's head: its first node, and bit 0 set once the bucket is
 /// frozen (a newer level takes that hash's new traces).
 constexpr uintptr_t Frozen = 1;
-Node *firstOf(uintptr_t Head) { return reinterpret_cast<Node *>(Head & ~Frozen); }
+Node *firstOf(uintptr_t Head) {
+  return reinterpret_cast<Node *>(Head & ~Frozen);
+}
 
-constexpr uint32_t levelBits(uint32_t K) { return FirstLevelBits + K * LevelStepBits; }
-constexpr size_t levelSizeB(uint32_t K) { return (size_t(1) << levelBits(K)) * sizeof(uintptr_t); }
+constexpr uint32_t levelBits(uint32_t K) {
+  return FirstLevelBits + K * LevelStepBits;
+}
+constexpr size_t levelSizeB(uint32_t K) {
+  return (size_t(1) << levelBits(K)) * sizeof(uintptr_t);
+}
 
 struct Level {
   uintptr_t *Buckets; ///< heads; null until the level is made
@@ -136,8 +142,8 @@ bool StackDepot::Impl::makeLevel(uint32_t K) {
     return true;
   }
   uint32_t Made = K;
-  __atomic_compare_exchange_n(&NumLevels, &Made, K + 1, false,
-                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  __atomic_compare_exchange_n(&NumLevels, &Made, K + 1, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
   return true;
 }
 
@@ -287,7 +293,8 @@ StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
       uintptr_t Seen = Head;
       if (__atomic_compare_exchange_n(Bucket, &Seen, uintptr_t(N), false,
                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        uint32_t Count = __atomic_add_fetch(&Levels[Top].Count, 1, __ATOMIC_RELAXED);
+        uint32_t Count =
+            __atomic_add_fetch(&Levels[Top].Count, 1, __ATOMIC_RELAXED);
         if (Count == (1u << levelBits(Top)) && Top + 1 < MaxLevels)
           makeLevel(Top + 1);
         return N->Id;
@@ -295,7 +302,8 @@ StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
       if (Seen & Frozen)
         break; // start over in the newer level, with the same Id
       // Only the nodes pushed since Head was read can be new duplicates.
-      if (const Node *Found = find(firstOf(Seen), firstOf(Head), Hash, Pcs, NumPcs)) {
+      if (const Node *Found =
+              find(firstOf(Seen), firstOf(Head), Hash, Pcs, NumPcs)) {
         giveBack(N->Id);
         return Found->Id;
       }

@@ -247,7 +247,8 @@ bool native::mainStackFromMaps(uintptr_t StackEnd, uintptr_t &Lo,
       State = Rest;
       if (From <= StackEnd && StackEnd < To) {
         uintptr_t Top = (StackEnd & ~(PageB - 1)) + PageB;
-        uintptr_t SizeB = (uintptr_t(Limit.rlim_cur) - (To - Top)) & ~(PageB - 1);
+        uintptr_t SizeB =
+            (uintptr_t(Limit.rlim_cur) - (To - Top)) & ~(PageB - 1);
         if (SizeB > Top - LastTo)
           SizeB = Top - LastTo;
         Lo = Top - SizeB;

@@ -101,8 +101,8 @@ TEST(UnwindTest, MainStackFromMapsIsGlibcs) {
   ASSERT_NE(StackEnd, 0u);
   struct rlimit Saved;
   ASSERT_EQ(getrlimit(RLIMIT_STACK, &Saved), 0);
-  for (rlim_t Limit : {Saved.rlim_cur, rlim_t(1) << 20, rlim_t(64) << 20,
-                       RLIM_INFINITY}) {
+  for (rlim_t Limit :
+       {Saved.rlim_cur, rlim_t(1) << 20, rlim_t(64) << 20, RLIM_INFINITY}) {
     struct rlimit R = Saved;
     R.rlim_cur = Limit;
     if (Saved.rlim_max != RLIM_INFINITY &&
