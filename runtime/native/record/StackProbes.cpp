@@ -177,7 +177,8 @@ __attribute__((preserve_all, noinline)) void deliverPendingPreserving() {
 /// Makes \p SP the thread's stack pointer: growth or shrink of the stack.
 /// While the process has one thread and no snapshot is due, the model
 /// takes the change without a lock (Profile::tryStackDelta).
-MASSIF_PRESERVE_ALL inline void moveTo(ProbeState &P, uintptr_t SP) {
+MASSIF_PRESERVE_ALL __attribute__((always_inline)) inline void
+moveTo(ProbeState &P, uintptr_t SP) {
   int64_t GrowthB = (int64_t)(P.LastSP - SP);
   uint64_t SizeB = GrowthB < 0 ? (uint64_t)-GrowthB : (uint64_t)GrowthB;
   P.LastSP = SP;
@@ -196,7 +197,8 @@ MASSIF_PRESERVE_ALL inline void moveTo(ProbeState &P, uintptr_t SP) {
 }
 
 /// Drops the entries of frames below \p SP: left without their leave.
-MASSIF_PRESERVE_ALL inline void dropStale(ProbeState &P, uintptr_t SP) {
+MASSIF_PRESERVE_ALL __attribute__((always_inline)) inline void
+dropStale(ProbeState &P, uintptr_t SP) {
   while (P.Depth && P.Shadow[P.Depth - 1].OwnSP < SP)
     --P.Depth;
 }
