@@ -56,6 +56,7 @@ enum EventKind : uint8_t {
   EventFreeReleased = 4,
   EventRealloc = 5,
   EventReallocFrom = 6,
+  EventStack = 7, ///< --stacks=yes: ReqB = the stack's growth (negative: shrink)
 };
 
 struct Event {
@@ -216,6 +217,10 @@ void apply(Event &E) {
   if (E.Kind == EventReallocFrom)
     return; // a realloc's second slot, applied with its first
   Profile &Prof = *TheModel.Prof;
+  if (E.Kind == EventStack) {
+    Prof.onStackDelta(int64_t(E.ReqB));
+    return;
+  }
   if (E.Kind == EventAlloc) {
     uint64_t AlignB = E.AlignLog2P1 ? uint64_t(1) << (E.AlignLog2P1 - 1) : 0;
     Prof.onMalloc(E.Addr, E.ReqB, AlignB, E.Stack);
@@ -484,6 +489,16 @@ bool native::ringFreeSlow(void *P, StackId FreeStack) {
     return false;
   Event &E = nextSlot(*R);
   E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFree, 0};
+  publish(*R);
+  return true;
+}
+
+bool native::ringStackDelta(int64_t GrowthB) {
+  Ring *R = ringForEvent();
+  if (!R)
+    return false;
+  Event &E = nextSlot(*R);
+  E = Event{0, uint64_t(GrowthB), eventTime(), 0, EventStack, 0};
   publish(*R);
   return true;
 }

@@ -29,9 +29,10 @@
 //   ring) is parked, its memory held, and applied right after that
 //   allocation.
 // * What must be answered from the model at once (realloc,
-//   malloc_usable_size, a C++ delete, a client request, a stack change)
-//   first applies the thread's own ring, so its order holds; when the
-//   block is not known yet, every ring is applied first.
+//   malloc_usable_size, a C++ delete, a client request) first applies the
+//   thread's own ring, so its order holds; when the block is not known
+//   yet, every ring is applied first. A stack change (--stacks=yes) needs
+//   no answer: it goes into the ring like an allocation.
 //
 // Rings are applied when full, before such a direct event; all of them
 // when a thread starts or ends, before the profile is
@@ -93,6 +94,12 @@ inline bool singleProducer() {
 bool ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack);
 bool ringFreeSlow(void *P, StackId FreeStack);
 void applyOwnRingSlow();
+
+/// Appends a change of the calling thread's stack (--stacks=yes) to its
+/// ring: the model applies it in the thread's order, as the thread's heap
+/// events. False when the thread has no ring (the process has one
+/// thread): apply it directly. Inside a probe's event.
+bool ringStackDelta(int64_t GrowthB);
 
 /// Logs realloc(Old) = New of ReqB bytes, done already, for the model's
 /// thread (singleProducer only). Inside an event.

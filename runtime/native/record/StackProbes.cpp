@@ -50,6 +50,7 @@
 
 #include "Arena.h"
 #include "Counters.h"
+#include "EventRing.h"
 #include "Messages.h"
 #include "OutFile.h"
 #include "Record.h"
@@ -152,9 +153,13 @@ void startProbes(uintptr_t TopSP) {
   threadArea().StackProbesOn = 1;
 }
 
-/// The change of the stack under the model's lock: the path that may take
-/// a snapshot, and every change once the process has threads.
+/// The change of the stack the hook could not apply itself: once the
+/// process has threads, into the thread's ring (EventRing.h), whose order
+/// the model keeps; else, when it may take a snapshot, under the model's
+/// lock.
 void stackDeltaLocked(int64_t GrowthB) {
+  if (ringStackDelta(GrowthB))
+    return;
   ModelLock L;
   if (__atomic_load_n(&TheState, __ATOMIC_ACQUIRE) == StateActive) {
     catchUpFor(0);
