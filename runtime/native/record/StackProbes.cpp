@@ -157,7 +157,7 @@ void startProbes(uintptr_t TopSP) {
 /// process has threads, into the thread's ring (EventRing.h), whose order
 /// the model keeps; else, when it may take a snapshot, under the model's
 /// lock.
-void stackDeltaLocked(int64_t GrowthB) {
+void stackDeltaElsewhere(int64_t GrowthB) {
   if (ringStackDelta(GrowthB))
     return;
   ModelLock L;
@@ -171,8 +171,8 @@ void stackDeltaLocked(int64_t GrowthB) {
 // scratch register: these save them (preserve_all), so the hooks' common
 // path, which calls nothing else, saves only what it uses.
 __attribute__((preserve_all, noinline)) void
-stackDeltaLockedPreserving(int64_t GrowthB) {
-  stackDeltaLocked(GrowthB);
+stackDeltaElsewherePreserving(int64_t GrowthB) {
+  stackDeltaElsewhere(GrowthB);
 }
 
 __attribute__((preserve_all, noinline)) void deliverPendingPreserving() {
@@ -198,7 +198,7 @@ moveTo(ProbeState &P, uintptr_t SP) {
     Fast = Now != NoSingleThreadClock;
   }
   if (!Fast || !tryStackDelta(*ProbeHot, GrowthB, Now))
-    stackDeltaLockedPreserving(GrowthB);
+    stackDeltaElsewherePreserving(GrowthB);
 }
 
 /// Drops the entries of frames below \p SP: left without their leave.
