@@ -254,6 +254,12 @@ StackId StackDepot::intern(const uint64_t *Pcs, uint32_t NumPcs) {
 StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
   uint64_t Hash = N->Hash;
   uint32_t NumPcs = N->NumPcs;
+  // An equal trace found: N is abandoned, and its Id if it took one.
+  auto existing = [&](const Node *Found) {
+    if (N->Id)
+      giveBack(N->Id);
+    return Found->Id;
+  };
   for (;;) {
     uint32_t Top = loadAcquire(&NumLevels) - 1;
     // Nothing more can come into the older levels' buckets of this hash
@@ -265,11 +271,8 @@ StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
              !__atomic_compare_exchange_n(Older, &Head, Head | Frozen, false,
                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       }
-      if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs)) {
-        if (N->Id)
-          giveBack(N->Id);
-        return Found->Id;
-      }
+      if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs))
+        return existing(Found);
     }
     uintptr_t *Bucket = bucket(Top, Hash);
     uintptr_t Head = loadAcquire(Bucket);
@@ -278,11 +281,8 @@ StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
     // Another thread may have interned the trace while this one built its
     // node: look before taking an Id, so that a lost race costs the node's
     // bytes and not a hole in the Ids.
-    if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs)) {
-      if (N->Id)
-        giveBack(N->Id);
-      return Found->Id;
-    }
+    if (const Node *Found = find(firstOf(Head), nullptr, Hash, Pcs, NumPcs))
+      return existing(Found);
     if (!N->Id) {
       N->Id = __atomic_fetch_add(&NextId, 1, __ATOMIC_RELAXED);
       if (!publish(N->Id, N))
@@ -303,10 +303,8 @@ StackId StackDepot::Impl::insert(Node *N, const uint64_t *Pcs) {
         break; // start over in the newer level, with the same Id
       // Only the nodes pushed since Head was read can be new duplicates.
       if (const Node *Found =
-              find(firstOf(Seen), firstOf(Head), Hash, Pcs, NumPcs)) {
-        giveBack(N->Id);
-        return Found->Id;
-      }
+              find(firstOf(Seen), firstOf(Head), Hash, Pcs, NumPcs))
+        return existing(Found);
       Head = Seen;
     }
   }

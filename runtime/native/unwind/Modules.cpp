@@ -205,63 +205,6 @@ int native::openProcessMaps() {
   return Fd >= 0 ? Fd : open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 }
 
-bool native::mainStackFromMaps(uintptr_t StackEnd, uintptr_t &Lo,
-                               uintptr_t &Hi) {
-  struct rlimit Limit;
-  uintptr_t PageB = (uintptr_t)getauxval(AT_PAGESZ);
-  if (!PageB || getrlimit(RLIMIT_STACK, &Limit) != 0)
-    return false;
-  int Fd = openProcessMaps();
-  if (Fd < 0)
-    return false;
-  // Each line begins "lo-hi "; the rest of it is skipped.
-  enum { InLo, InHi, Rest } State = InLo;
-  uintptr_t From = 0, To = 0, LastTo = 0;
-  bool Found = false;
-  char Buf[4096];
-  ssize_t N;
-  while (!Found && (N = read(Fd, Buf, sizeof(Buf))) > 0) {
-    for (ssize_t I = 0; I < N && !Found; ++I) {
-      char C = Buf[I];
-      if (C == '\n') {
-        State = InLo;
-        From = To = 0;
-        continue;
-      }
-      if (State == Rest)
-        continue;
-      uintptr_t Digit = C >= '0' && C <= '9'   ? uintptr_t(C - '0')
-                        : C >= 'a' && C <= 'f' ? uintptr_t(C - 'a' + 10)
-                                               : 16;
-      if (State == InLo) {
-        if (Digit < 16)
-          From = From << 4 | Digit;
-        else
-          State = C == '-' ? InHi : Rest;
-        continue;
-      }
-      if (Digit < 16) {
-        To = To << 4 | Digit;
-        continue;
-      }
-      State = Rest;
-      if (From <= StackEnd && StackEnd < To) {
-        uintptr_t Top = (StackEnd & ~(PageB - 1)) + PageB;
-        uintptr_t SizeB =
-            (uintptr_t(Limit.rlim_cur) - (To - Top)) & ~(PageB - 1);
-        if (SizeB > Top - LastTo)
-          SizeB = Top - LastTo;
-        Lo = Top - SizeB;
-        Hi = Top;
-        Found = true;
-      }
-      LastTo = To;
-    }
-  }
-  close(Fd);
-  return Found;
-}
-
 const ClosedModule *native::closedModules(uint32_t &Count) {
   Count = __atomic_load_n(&NumClosed, __ATOMIC_ACQUIRE);
   return Closed;
@@ -338,6 +281,8 @@ bool readMaps(MapsText &M) {
   if (Fd < 0 || !M.Text) {
     if (Fd >= 0)
       close(Fd);
+    if (M.Text)
+      M.Text[0] = 0; // no mapping known
     return M.Text != nullptr;
   }
   for (;;) {
@@ -360,14 +305,35 @@ bool readMaps(MapsText &M) {
   return true;
 }
 
+/// The hexadecimal number at P (lower case, as the kernel writes it), and
+/// where it ends. (Not strtoull: at start-up, for the main thread's stack,
+/// its page of libc would be one more the program keeps resident.)
+uint64_t hexAt(const char *&P) {
+  uint64_t V = 0;
+  for (;; ++P) {
+    char C = *P;
+    uint64_t D = C >= '0' && C <= '9'   ? uint64_t(C - '0')
+                 : C >= 'a' && C <= 'f' ? uint64_t(C - 'a' + 10)
+                                        : 16;
+    if (D == 16)
+      return V;
+    V = V << 4 | D;
+  }
+}
+
+/// The address range of the maps file's Line ("lo-hi perms offset dev
+/// inode   path"); Hi is 0 on a line that does not begin with one.
+void mappingRange(const char *Line, uint64_t &Lo, uint64_t &Hi) {
+  Lo = hexAt(Line);
+  Hi = *Line == '-' ? hexAt(++Line) : 0;
+}
+
 /// The path of the file mapped at Addr, copied into arena memory, or null.
 const char *mappedPath(const MapsText &M, uint64_t Addr) {
   for (const char *Line = M.Text; Line && *Line;) {
     const char *Nl = strchr(Line, '\n');
-    // "lo-hi perms offset dev inode   path"
-    char *End;
-    uint64_t Lo = strtoull(Line, &End, 16);
-    uint64_t Hi = *End == '-' ? strtoull(End + 1, &End, 16) : 0;
+    uint64_t Lo, Hi;
+    mappingRange(Line, Lo, Hi);
     if (Addr >= Lo && Addr < Hi) {
       const char *Path = (const char *)memchr(Line, '/', Nl ? (size_t)(Nl - Line) : strlen(Line));
       if (!Path)
@@ -379,6 +345,39 @@ const char *mappedPath(const MapsText &M, uint64_t Addr) {
   }
   return nullptr;
 }
+
+} // namespace
+
+bool native::mainStackFromMaps(uintptr_t StackEnd, uintptr_t &Lo,
+                               uintptr_t &Hi) {
+  struct rlimit Limit;
+  uintptr_t PageB = (uintptr_t)getauxval(AT_PAGESZ);
+  MapsText M;
+  if (!PageB || getrlimit(RLIMIT_STACK, &Limit) != 0 || !readMaps(M))
+    return false;
+  bool Found = false;
+  uint64_t LastTo = 0;
+  for (const char *Line = M.Text; Line && *Line && !Found;) {
+    uint64_t From, To;
+    mappingRange(Line, From, To);
+    if (From <= StackEnd && StackEnd < To) {
+      uintptr_t Top = (StackEnd & ~(PageB - 1)) + PageB;
+      uintptr_t SizeB = (uintptr_t(Limit.rlim_cur) - (To - Top)) & ~(PageB - 1);
+      if (SizeB > Top - LastTo)
+        SizeB = Top - LastTo;
+      Lo = Top - SizeB;
+      Hi = Top;
+      Found = true;
+    }
+    LastTo = To;
+    Line = strchr(Line, '\n');
+    Line = Line ? Line + 1 : nullptr;
+  }
+  arenaDeallocate(M.Text, M.CapB);
+  return Found;
+}
+
+namespace {
 
 /// Withdraws an unloaded object's code from the frame-pointer ranges.
 void withdrawRanges(uint64_t Lo, uint64_t Hi) {

@@ -75,9 +75,10 @@ int openProcessMaps();
 /// The main thread's stack as glibc's pthread_getattr_np gives it: from
 /// the end of the page holding StackEnd (__libc_stack_end) down by the
 /// stack's resource limit, but not below the mapping before it. Reads the
-/// maps file with plain reads and no allocation (pthread_getattr_np reads
-/// it through stdio and sscanf, whose code would be paged in for us
-/// alone). False when the file cannot be read or no mapping holds StackEnd.
+/// maps file as the dlclose handling does, into arena memory with plain
+/// reads (pthread_getattr_np reads it through stdio and sscanf, whose code
+/// would be paged in for us alone). False when the file cannot be read or
+/// no mapping holds StackEnd.
 bool mainStackFromMaps(uintptr_t StackEnd, uintptr_t &Lo, uintptr_t &Hi);
 
 /// An object unloaded by dlclose before the profile was written.
