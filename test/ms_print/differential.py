@@ -21,9 +21,20 @@ comparing; --help and --version, which ours answers itself, are tested in
 options.test instead. With --shard I/N only the I-th of N parts of the
 comparisons is made (every Nth, from the I-th): N lit tests share the
 sweep and run beside the rest of the suite.
+
+Valgrind's ms_print needs most of a second for each 1000x1000 graph, and
+the same inputs give the same outputs every run, so that set's reference
+results are recorded (--record FILE, test/ms_print/heavy-record.txt;
+regenerate-record.sh rewrites it): a digest of the exit status, stdout and
+stderr for each input's contents, the input's path masked. A recorded case
+compares ours with the record; the first recorded case of each shard is
+also run live and must agree with it. The record names the ms_print and
+perl it was made with; with any other, it is ignored and every case runs
+live (--heavy-sample thins those out again).
 """
 import argparse
 import concurrent.futures
+import hashlib
 import os
 import shutil
 import subprocess
@@ -106,18 +117,92 @@ def usage_texts(ours, ref):
 USAGE = (b"", b"")
 
 
+def file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:20]
+
+
+def result_digest(result, path):
+    """What a record keeps of one run: its status, stdout and stderr, with
+    the input's path (which the header and the errors name) masked."""
+    status, out, err = result
+    h = hashlib.sha256(str(status).encode())
+    for text in (out, err):
+        h.update(b"\0" + text.replace(path.encode(), b"<FILE>"))
+    return h.hexdigest()[:24]
+
+
+def reference_identity(ref):
+    """The ms_print script's digest and the perl that runs it."""
+    perl = subprocess.run(["perl", "-e", "print $^V"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout
+    return "ms_print %s perl %s" % (file_digest(ref), perl or "none")
+
+
+def read_record(path, ref):
+    """{(input digest, option set index): result digest}, or {} (with a
+    note) when FILE was made with another ms_print or perl."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    made_with = lines[0][2:] if lines and lines[0].startswith("# ") else ""
+    if made_with != reference_identity(ref):
+        print("differential.py: %s was made with %s, not %s: running the "
+              "reference live" % (path, made_with or "nothing known",
+                                  reference_identity(ref)), file=sys.stderr)
+        return {}
+    record = {}
+    for line in lines[1:]:
+        if line and not line.startswith("#"):
+            data, index, digest = line.split()
+            record[data, int(index)] = digest
+    return record
+
+
+def write_record(path, ref, files, sets, scratch, jobs):
+    def one(case):
+        f, index = case
+        work = tempfile.mkdtemp(dir=scratch)
+        digest = result_digest(run(ref, OPTION_SETS[index] + [f], work), f)
+        return "%s %d %s" % (file_digest(f), index, digest)
+    cases = [(f, i) for f in files for i in sets]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        lines = sorted(set(pool.map(one, cases)))
+    with open(path, "w") as out:
+        out.write("# %s\n" % reference_identity(ref))
+        out.write("# made by test/ms_print/regenerate-record.sh: "
+                  "input digest, option set, result digest\n")
+        out.writelines(line + "\n" for line in lines)
+    print("differential.py: %d reference runs recorded in %s"
+          % (len(lines), path))
+
+
 def compare(job):
-    ours, ref, args, scratch = job
+    ours, ref, args, scratch, recorded, verify = job
     work = tempfile.mkdtemp(dir=scratch)
     ref_tmp, our_tmp = os.path.join(work, "ref"), os.path.join(work, "ours")
     os.mkdir(ref_tmp)
     os.mkdir(our_tmp)
+    actual = run(ours, args, our_tmp)
+    problems = []
+    if recorded and result_digest(actual, args[-1]) == recorded:
+        if verify:
+            live = result_digest(run(ref, args, ref_tmp), args[-1])
+            if live != recorded:
+                problems.append("the record says %s, the live ms_print %s: "
+                                "run regenerate-record.sh" % (recorded, live))
+        if os.listdir(our_tmp):
+            problems.append("ours left files in TMPDIR: %s"
+                            % os.listdir(our_tmp))
+        shutil.rmtree(work, ignore_errors=True)
+        return describe(args), problems
+    # No record, or ours differs from it: the reference runs, to show how.
     expected = run(ref, args, ref_tmp)
     if USAGE[0]:
         expected = (expected[0], expected[1].replace(*USAGE),
                     expected[2].replace(*USAGE))
-    actual = run(ours, args, our_tmp)
-    problems = []
+    if recorded and result_digest(expected, args[-1]) != recorded:
+        problems.append("the live ms_print disagrees with the record: "
+                        "run regenerate-record.sh")
     for what, e, a in (("exit status", expected[0], actual[0]),
                        ("stdout", expected[1], actual[1]),
                        ("stderr", expected[2], actual[2])):
@@ -128,8 +213,12 @@ def compare(job):
     if os.listdir(our_tmp):
         problems.append("ours left files in TMPDIR: %s" % os.listdir(our_tmp))
     shutil.rmtree(work, ignore_errors=True)
+    return describe(args), problems
+
+
+def describe(args):
     return " ".join(repr(a) if not a or " " in a or "\n" in a else a
-                    for a in args), problems
+                    for a in args)
 
 
 def collect(paths):
@@ -161,6 +250,12 @@ def main():
     ap.add_argument("--arguments", action="store_true",
                     help="run the command-line cases around the first file "
                          "instead of the option sets")
+    ap.add_argument("--record", metavar="FILE",
+                    help="the recorded reference results of %s"
+                         % " ".join(HEAVY))
+    ap.add_argument("--write-record", action="store_true",
+                    help="run the reference with %s on every file and "
+                         "write --record FILE" % " ".join(HEAVY))
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
 
@@ -172,6 +267,18 @@ def main():
             if args.sets else OPTION_SETS)
     scratch = tempfile.mkdtemp(prefix="msprint-diff-")
     files = collect(args.paths)
+    heavy = OPTION_SETS.index(HEAVY)
+    if args.write_record:
+        if not args.record:
+            ap.error("--write-record needs --record FILE")
+        try:
+            write_record(args.record, args.ref, files, [heavy], scratch,
+                         args.jobs)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return 0
+    record = read_record(args.record, args.ref) if args.record else {}
+    recorded = {}
     if args.arguments:
         global USAGE
         USAGE = usage_texts(args.ours, args.ref)
@@ -181,15 +288,24 @@ def main():
         first = set(collect(args.paths[:1]))
         cases = []
         for k, f in enumerate(files):
+            data = file_digest(f) if record else None
             for opts in sets:
-                if (opts != HEAVY or f in first or
+                known = record.get((data, OPTION_SETS.index(opts)))
+                if known:
+                    recorded[len(cases)] = known
+                if (opts != HEAVY or known or f in first or
                         k % max(1, args.heavy_sample) == 0):
                     cases.append(opts + [f])
         label = "ms_print differential"
         # The heavy set first, so that every shard gets its share of the
         # slow comparisons (in file order they fell on two shards of six).
-        cases.sort(key=lambda c: c[:-1] != HEAVY)
-    jobs = [(args.ours, args.ref, c, scratch) for c in cases[shard - 1::count]]
+        order = sorted(range(len(cases)), key=lambda i: cases[i][:-1] != HEAVY)
+        recorded = {n: recorded[i] for n, i in enumerate(order) if i in recorded}
+        cases = [cases[i] for i in order]
+    mine = range(shard - 1, len(cases), count)
+    verify = next((i for i in mine if i in recorded), None)
+    jobs = [(args.ours, args.ref, cases[i], scratch, recorded.get(i),
+             i == verify) for i in mine]
     identical, shown = 0, 0
     try:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
