@@ -4,13 +4,19 @@
 # profiles of test/ms_print/corpus and a few hundred generated files.
 # Exits non-zero if the fuzzer finds a crash, a sanitizer report, a leak
 # or a timeout; the reproducer is then left in the work directory, which
-# is printed. Usage: fuzz/ms_print/run.sh [SECONDS] [WORK_DIR]
+# is printed. A work directory the script made itself is removed after a
+# clean run. Usage: fuzz/ms_print/run.sh [SECONDS] [WORK_DIR]
 set -euo pipefail
 
 seconds=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-work=${2:-$(mktemp -d -t msprint-fuzz.XXXXXX)}
+work=${2:-}
+made_work=false
+if [ -z "$work" ]; then
+  work=$(mktemp -d -t msprint-fuzz.XXXXXX)
+  made_work=true
+fi
 cxx=${CXX:-clang++-19}
 mkdir -p "$work/obj" "$work/corpus" "$work/artifacts"
 
@@ -55,3 +61,6 @@ if [ "$status" -ne 0 ] || ls "$work"/artifacts/* >/dev/null 2>&1; then
   exit 1
 fi
 echo "run.sh: no crash in ${seconds}s"
+if $made_work; then
+  rm -rf "$work"
+fi
