@@ -12,6 +12,7 @@ resident set as its peak. Each run gets a fresh scratch directory as its
 working directory, so that profile files land there and are removed
 afterwards.
 """
+import atexit
 import glob
 import os
 import re
@@ -144,10 +145,13 @@ _launcher = None
 
 
 def launcher():
-    """The launcher binary, compiled from launch.c on first use."""
+    """The launcher binary, compiled from launch.c on first use into a
+    temporary directory removed when the harness exits."""
     global _launcher
     if _launcher is None:
-        out = os.path.join(tempfile.mkdtemp(prefix="msbench-launch-"), "launch")
+        where = tempfile.mkdtemp(prefix="msbench-launch-")
+        atexit.register(shutil.rmtree, where, ignore_errors=True)
+        out = os.path.join(where, "launch")
         for cc in ("cc", "gcc", "clang-19"):
             if shutil.which(cc) and subprocess.call(
                     [cc, "-O2", "-o", out, os.path.join(HERE, "launch.c")]) == 0:
