@@ -29,6 +29,16 @@ suite_cache = os.path.join(config.test_exec_root, ".suite-cache")
 shutil.rmtree(suite_cache, ignore_errors=True)
 os.makedirs(suite_cache, exist_ok=True)
 config.environment["SUITE_CACHE_DIR"] = suite_cache
+# Valgrind's reference runs the suite's record holds are restored, not made
+# again (test/suitecache/record.py); SUITE_CACHE_NO_RECORD=1 makes them all
+# (test/suitecache/regenerate-record.sh).
+if os.environ.get("SUITE_CACHE_NO_RECORD") != "1":
+    import sys
+    sys.dont_write_bytecode = True  # nothing written into the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "suitecache"))
+    import record
+    record.unpack(os.path.join(os.path.dirname(__file__), "suitecache",
+                               "references.json.xz"), suite_cache)
 
 bin_dir = os.path.join(config.massif_obj_root, "bin")
 lib_dir = os.path.join(config.massif_obj_root, "lib", "massif-native")
@@ -38,6 +48,8 @@ for var in ("MASSIF_OPTIONS", "VALGRIND_OPTS", "TMPDIR"):
     config.environment.pop(var, None)
 config.environment["PATH"] = os.pathsep.join(
     [bin_dir, config.massif_llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Not on the PATH of the programs under test (runs.program_env).
+config.environment["SUITE_CACHE_TOOLS_DIR"] = bin_dir
 
 mask = "sed -E 's/0x[0-9A-F]+:/0x........:/g'"
 

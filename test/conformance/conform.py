@@ -260,7 +260,7 @@ def main():
     if VEX:
         here = runs.engine_dir(cache)
         for name in ["prog"] + companions:
-            os.link(os.path.join(native, name), os.path.join(here, name))
+            runs.link(os.path.join(native, name), os.path.join(here, name))
         n = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"] + prog_args,
                 here, env=runs.program_env(extra), check=False)
         shutil.rmtree(native)

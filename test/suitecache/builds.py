@@ -11,10 +11,16 @@ directory, and links (or copies) the program to OUT. The key holds:
   binary, digested (for mscc: the clang it runs, the pass plugin, the
   runtime archives and the headers of lib/massif-native and include/ of
   the build);
-* the source's path (it is in the debug information) and digest;
+* the source's path and digest;
 * the environment the compiler gets (store.program_env: MSCC_LLVM and
   the like included);
 * the installed packages (store.system_digest: linker, C library).
+
+Paths of the tree are mapped in what the build writes (-ffile-prefix-map,
+-fdebug-compilation-dir): the debug information names the sources under
+/massif-native and the program does not depend on where the tree is, so
+the reference runs of a program have the same key in every clone
+(runs.py, record.py).
 
 The headers the compile read (clang's -MD list) are kept with the entry
 with their digests; an entry whose headers have changed since is built
@@ -28,6 +34,10 @@ import subprocess
 import sys
 
 import store as st
+
+# The source tree, as the programs built here name it.
+TREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAPPED_TREE = "/massif-native"
 
 
 def _deps(path):
@@ -110,7 +120,9 @@ def build(store, cmd, source, out, tool_files=()):
     })
 
     def fill(d):
-        p = subprocess.run(cmd + [source, "-o", "prog", "-MD", "-MF", "prog.d"],
+        mapped = ["-ffile-prefix-map=%s=%s" % (TREE, MAPPED_TREE),
+                  "-fdebug-compilation-dir=%s/build" % MAPPED_TREE]
+        p = subprocess.run(cmd + mapped + [source, "-o", "prog", "-MD", "-MF", "prog.d"],
                            cwd=d, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, errors="replace")
         if p.returncode != 0:

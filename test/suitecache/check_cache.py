@@ -12,6 +12,7 @@ import sys
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import builds  # noqa: E402
+import record  # noqa: E402
 import runs  # noqa: E402
 import store  # noqa: E402
 
@@ -85,6 +86,32 @@ def main():
     status, err = builds.build(cache, cmd, broken, os.path.join(work, "f"))
     ok &= check("failed build: clang's status, nothing kept",
                 status != 0 and "broken.c:1" in err and len(entries(cache, "builds")) == 4)
+
+    # The record: this store's runs packed, then met by a store of another
+    # tree, which restores them without running Valgrind (a restored run's
+    # directory is the record's placeholder), with the same results.
+    packed = os.path.join(work, "references.json.xz")
+    count = record.pack(cache, packed)
+    other = os.path.join(work, "another-tree", ".suite-cache")
+    os.makedirs(other)
+    record.unpack(packed, other)
+    r4 = runs.reference(other, valgrind, ["-q", "--tool=massif", "--time-unit=B"],
+                        os.path.join(work, "e"))
+    runs.copy_files(r4, os.path.join(work, "copy-recorded"))
+
+    def profile(directory, run):
+        name = next(f for f in os.listdir(directory) if f.startswith("massif.out."))
+        with open(os.path.join(directory, name)) as f:
+            return name, f.read().replace(run.cwd, "<dir>")
+    ok &= check("a recorded run restored, not run again, with the same results",
+                count == 4 and r4.cwd == record.PLACEHOLDER and r4.returncode == 4
+                and r4.stderr == r3.stderr.replace(r3.cwd, record.PLACEHOLDER)
+                and profile(os.path.join(work, "copy-recorded"), r4)
+                == profile(os.path.join(work, "copy"), r3))
+    r5 = runs.reference(other, valgrind, ["-q", "--tool=massif", "--time-unit=i"],
+                        os.path.join(work, "e"))
+    ok &= check("a run the record does not hold: made live",
+                r5.cwd != record.PLACEHOLDER and os.path.isabs(r5.cwd) and r5.returncode == 4)
     return 0 if ok else 1
 
 

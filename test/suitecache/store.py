@@ -9,9 +9,9 @@ build or a reference run make it, and every later one reuse it.
     <root>/                  SUITE_CACHE_DIR (lit.cfg.py: <exec root>/.suite-cache,
       digests/<id>             emptied at the start of every lit run)
       builds/<key>/            one built program: prog, entry.json
-      runs/<key>/massif/       one reference run's working directory, its
-      runs/<key>/entry.json      files; its exit status, stdout and stderr
-      runs/<random>/native/    an engine's run, beside the reference runs
+      runs/<key>/massif/       one reference run's files (runs.py);
+      runs/<key>/entry.json      its exit status, stdout and stderr
+      record/<key>.json        the recorded runs (record.py)
 
 An entry is made under an exclusive lock on <key>.lock and published by
 renaming its entry.json into place last: a reader that finds entry.json
@@ -164,15 +164,6 @@ def make(store, kind, k, fill):
             json.dump(data, f)
         os.replace(tmp, os.path.join(d, "entry.json"))
         return data, None
-
-
-def scratch_dir(store, kind, leaf):
-    """A new directory KIND/<random>/LEAF, its path as long as any entry's
-    KIND/<key>/LEAF (an engine runs where its path has the reference's
-    length: the working directory is on the program's stack)."""
-    d = os.path.join(store, kind, uuid.uuid4().hex, leaf)
-    os.makedirs(d)
-    return d
 
 
 def copy_into(src, dest, skip=()):

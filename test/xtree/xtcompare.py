@@ -113,7 +113,7 @@ def main():
     runs.copy_files(ref, vg_dir)
     if vex:
         mine_cwd = runs.engine_dir(cache)
-        os.link(os.path.join(mine_dir, "prog"), os.path.join(mine_cwd, "prog"))
+        runs.link(os.path.join(mine_dir, "prog"), os.path.join(mine_cwd, "prog"))
         mine = run([tool("msrun"), "--engine=vex"] + opts + ["--", "./prog"],
                    mine_cwd, env=runs.program_env(), check=False)
         shutil.rmtree(mine_dir)
