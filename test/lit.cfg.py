@@ -48,8 +48,6 @@ for var in ("MASSIF_OPTIONS", "VALGRIND_OPTS", "TMPDIR"):
     config.environment.pop(var, None)
 config.environment["PATH"] = os.pathsep.join(
     [bin_dir, config.massif_llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
-# Not on the PATH of the programs under test (runs.program_env).
-config.environment["SUITE_CACHE_TOOLS_DIR"] = bin_dir
 
 mask = "sed -E 's/0x[0-9A-F]+:/0x........:/g'"
 

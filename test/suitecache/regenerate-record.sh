@@ -11,8 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
 lit=/usr/lib/llvm-19/build/utils/lit/lit.py
+python=$(command -v /usr/bin/python3 || command -v python3)
 status=0
-SUITE_CACHE_NO_RECORD=1 python3 "$lit" -q "$build/test" || status=$?
+SUITE_CACHE_NO_RECORD=1 "$python" "$lit" -q "$build/test" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "regenerate-record.sh: the suite failed; nothing recorded" >&2
   exit "$status"

@@ -33,9 +33,9 @@ The key holds everything the run can see:
 * the length of the working directory's path, which the valgrind
   script's shell puts on the program's stack as PWD.
 
-A key holds no path of the tree itself (the programs are built with their
-source paths mapped, builds.py; the tree's bin directory is not on the
-program's PATH; lit's temporary directories enter by their length), so
+A key holds no path of the tree itself and nothing of the caller's shell
+(the programs are built with their source paths mapped, builds.py; they
+get a fixed PATH; lit's temporary directories enter by their length), so
 the same run in another clone has the same key, and a run the suite's
 record holds (record.py: Valgrind's results for the suite's own programs)
 is restored from it instead of being made again. With
@@ -101,16 +101,22 @@ def _valgrind_files(store, valgrind, env):
     return st.tree_digests(store, files + [d for d in VALGRIND_LIBEXEC if os.path.isdir(d)])
 
 
+# What a program under test gets for PATH: the harnesses call the tools by
+# their paths, and a caller's PATH (or lit's, with the tree's bin
+# directory first) would make every run's key that caller's.
+PROGRAM_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Variables lit passes on from its caller that say nothing to the programs
+# under test but differ from one shell to the next.
+CALLER_VARIABLES = ("TERM", "LIBRARY_PATH", "SSH_AUTH_SOCK", "SOURCE_DATE_EPOCH",
+                    "FILECHECK_OPTS", "GTEST_FILTER")
+
+
 def program_env(env_extra=None):
     """The environment both sides of a comparison give the program: the
-    caller's, without the tree's bin directory on PATH (the harnesses
-    call the tools by their paths)."""
-    env = st.program_env()
-    tools = os.environ.get("SUITE_CACHE_TOOLS_DIR")
-    if tools and "PATH" in env:
-        env["PATH"] = os.pathsep.join(
-            d for d in env["PATH"].split(os.pathsep)
-            if os.path.normpath(d or ".") != os.path.normpath(tools))
+    caller's, the harnesses' own variables and those of CALLER_VARIABLES
+    left out, with PROGRAM_PATH for PATH."""
+    env = {k: v for k, v in st.program_env().items() if k not in CALLER_VARIABLES}
+    env["PATH"] = PROGRAM_PATH
     env.update(env_extra or {})
     return env
 
