@@ -3,7 +3,7 @@
 
     reference(store, valgrind, options, prog, args=(), env_extra=None,
               companions=())
-        -> Run(returncode, stdout, stderr, cwd)
+        -> Run(returncode, stdout, stderr, cwd, files, companions)
     engine_dir(store) -> a directory for the other side of the comparison
 
 runs `VALGRIND OPTIONS ./prog ARGS` in a new directory .../msref-XXXXXXXX/massif
@@ -25,9 +25,9 @@ The key holds everything the run can see:
 * the program's digest, its companions' names and digests, and the
   digests of the libraries it loads (ldd);
 * the options and the program's arguments;
-* the environment (store.program_env, then ENV_EXTRA), which Valgrind
-  passes on to the program: the program's instruction counts and stack
-  depend on it, as on the working directory, which comes from the key;
+* the environment (program_env, then ENV_EXTRA; lit's temporary
+  directories by the length of their paths), which Valgrind passes on to
+  the program: the program's instruction counts and stack depend on it;
 * the installed packages (store.system_digest: the C library and its
   debug files, which give Valgrind its names);
 * the length of the working directory's path, which the valgrind
