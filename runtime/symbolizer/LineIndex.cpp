@@ -177,6 +177,7 @@ void LineIndex::release() {
   Owned.release();
   Dirs.release();
   Files.release();
+  FileDirs.release();
   Seqs.release();
   Points.release();
   *this = LineIndex();
@@ -220,7 +221,7 @@ bool LineIndex::readHeader(const LineSections &S, uint64_t Off,
 bool LineIndex::addFile(const char *Name, uint64_t DirIndex) {
   // dwarf_filesrc's name: absolute as it is, else after its directory
   // (when the directory is known).
-  if (DirIndex >= Dirs.Count)
+  if (DirIndex >= Dirs.Count || !FileDirs.push(uint32_t(DirIndex)))
     return false;
   const char *Dir = Dirs.Items[DirIndex];
   if (Name[0] == '/' || !Dir)
@@ -239,9 +240,16 @@ bool LineIndex::addFile(const char *Name, uint64_t DirIndex) {
   return Files.push(Path);
 }
 
+int64_t LineIndex::fileDirectory(const char *Path) const {
+  for (size_t I = 0; I < Files.Count && I < FileDirs.Count; ++I)
+    if (strcmp(Files.Items[I], Path) == 0)
+      return FileDirs.Items[I];
+  return -1;
+}
+
 bool LineIndex::readNamesV4(ByteReader &R, const char *CompDir) {
   // Directory 0 is the unit's; file 0 is no file.
-  if (!Dirs.push(CompDir) || !Files.push("???"))
+  if (!Dirs.push(CompDir) || !Files.push("???") || !FileDirs.push(0))
     return false;
   while (R.P < R.End && *R.P) {
     const char *Dir = (const char *)R.P;
@@ -447,7 +455,7 @@ LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,
 
 //===-- UnitLines ------------------------------------------------------===//
 
-const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
+void UnitLines::use(Dwarf *Dw) {
   if (Dw != Of) {
     release();
     Of = Dw;
@@ -456,6 +464,24 @@ const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
     Searched = true;
     findLineSections(dwarf_getelf(Dw), Sections);
   }
+}
+
+int64_t UnitLines::fileDirectory(Dwarf *Dw, Dwarf_Die *Cu, const char *Path) {
+  use(Dw);
+  Dwarf_Attribute A;
+  Dwarf_Word Off;
+  if (!Sections.Line ||
+      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) != 0)
+    return -1;
+  const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
+  LineIndex Names;
+  int64_t Dir = Names.readNames(Sections, Off, CompDir) ? Names.fileDirectory(Path) : -1;
+  Names.release();
+  return Dir;
+}
+
+const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
+  use(Dw);
   // Small programs are libdw's; only the large are kept here.
   Dwarf_Attribute A;
   Dwarf_Word Off;

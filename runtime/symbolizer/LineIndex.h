@@ -94,6 +94,15 @@ public:
   /// Rows the program has (for tests).
   uint64_t numRows() const { return NumRows; }
 
+  /// Reads only the header of the program at offset Off of S.Line: its
+  /// directories and files, for fileDirectory. False when it is refused.
+  bool readNames(const LineSections &S, uint64_t Off, const char *CompDir) {
+    return readHeader(S, Off, CompDir);
+  }
+  /// The directory entry (0: the unit's own) of the first file whose path
+  /// (filePath) is Path; -1 when no file's is.
+  int64_t fileDirectory(const char *Path) const;
+
 private:
   struct Checkpoint {
     uint64_t Addr;
@@ -123,7 +132,8 @@ private:
   LineProgramHeader H{};
   const uint8_t *Program = nullptr, *ProgramEnd = nullptr;
   ArenaVector<const char *> Dirs, Files;
-  ArenaVector<char *> Owned; ///< joined paths, freed with the index
+  ArenaVector<uint32_t> FileDirs; ///< each file's directory entry
+  ArenaVector<char *> Owned;      ///< joined paths, freed with the index
   ArenaVector<Sequence> Seqs;
   ArenaVector<Checkpoint> Points;
   uint64_t NumRows = 0;
@@ -140,9 +150,16 @@ public:
   /// The index of Cu's line program, or null when libdw is to be asked
   /// (small, refused, out of memory).
   const LineIndex *of(Dwarf *Dw, Dwarf_Die *Cu);
+  /// The directory entry of the file of Cu's line program whose path is
+  /// Path (LineIndex::fileDirectory), from the program's header; -1 when
+  /// none is or the header cannot be read.
+  int64_t fileDirectory(Dwarf *Dw, Dwarf_Die *Cu, const char *Path);
   void release();
 
 private:
+  /// Starts on Dw's sections (another Dwarf releases the indexes).
+  void use(Dwarf *Dw);
+
   struct Entry {
     uint64_t Program;  ///< its offset in .debug_line
     LineIndex *Index;  ///< null: refused, libdw's

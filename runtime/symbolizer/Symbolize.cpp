@@ -169,13 +169,38 @@ const char *baseName(const char *Path) {
 
 const char *copyName(const char *S) { return S ? arenaStrdup(S) : nullptr; }
 
+/// The unit's DW_AT_comp_dir as Valgrind's line-table reader has it: it
+/// reads the attribute in the forms of DWARF 4 and GCC's DWARF 5 (an
+/// inline string, or an offset into .debug_str or .debug_line_str), not
+/// through the string offsets table clang's DWARF 5 uses (DW_FORM_strx*),
+/// and then takes the unit to have none. Null then.
+const char *valgrindCompDir(Dwarf_Die *Cu) {
+  Dwarf_Attribute Attr;
+  if (!Cu || !dwarf_attr(Cu, DW_AT_comp_dir, &Attr))
+    return nullptr;
+  switch (dwarf_whatform(&Attr)) {
+  case DW_FORM_string:
+  case DW_FORM_strp:
+  case DW_FORM_line_strp:
+  case DW_FORM_GNU_strp_alt:
+    return dwarf_formstring(&Attr);
+  default:
+    return nullptr;
+  }
+}
+
 /// The directory Valgrind gives for the file Path (libdw's joining of the
 /// line table's directory and name entries) whose name entry is Name, in
 /// unit Cu: the directory entry, made "<comp_dir>/<entry>" when relative,
 /// except the compilation directory itself, entry 0 before DWARF 5 (so
 /// glibc's DWARF 5 entry "./string" under comp_dir "./string" gives
-/// "./string/./string"). Empty when Name is the whole path.
-const char *dirName(const char *Path, const char *Name, Dwarf_Die *Cu) {
+/// "./string/./string"), and as it is when Valgrind finds no comp_dir
+/// (valgrindCompDir: clang's DWARF 5 entry "inc" under comp_dir "/build"
+/// gives "inc"). A relative entry equal to the compilation directory is
+/// told from entry 0 by the line program's header (clang's DWARF 4 entry 1
+/// "." under comp_dir "." gives "./."). Empty when Name is the whole path.
+const char *dirName(const char *Path, const char *Name, Dwarf_Die *Cu,
+                    UnitLines &Lines, Dwarf *Dw) {
   if (!Path || !Name)
     return nullptr;
   size_t PathLen = strlen(Path), NameLen = strlen(Name);
@@ -183,9 +208,7 @@ const char *dirName(const char *Path, const char *Name, Dwarf_Die *Cu) {
       strcmp(Path + PathLen - NameLen, Name) != 0)
     return "";
   size_t DirLen = PathLen - NameLen - 1;
-  Dwarf_Attribute Attr;
-  const char *CompDir =
-      Cu ? dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &Attr)) : nullptr;
+  const char *CompDir = valgrindCompDir(Cu);
   Dwarf_Half Version = 0;
   if (Cu)
     dwarf_cu_info(Cu->cu, &Version, nullptr, nullptr, nullptr, nullptr,
@@ -193,6 +216,8 @@ const char *dirName(const char *Path, const char *Name, Dwarf_Die *Cu) {
   size_t CompLen = CompDir ? strlen(CompDir) : 0;
   bool IsCompDir = CompDir && DirLen == CompLen &&
                    strncmp(Path, CompDir, DirLen) == 0;
+  if (IsCompDir && Version < 5 && Path[0] != '/')
+    IsCompDir = Lines.fileDirectory(Dw, Cu, Path) <= 0;
   bool Prefix = Path[0] != '/' && CompLen > 0 && !(IsCompDir && Version < 5);
   size_t Len = (Prefix ? CompLen + 1 : 0) + DirLen;
   char *D = (char *)arenaAllocate(Len + 1);
@@ -523,7 +548,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
   // prints it.
   if (Unit.lineAt(Pc - Bias, Src, LineNo) && LineNo >= 0) {
     File = copyName(Unit.printedName(Src));
-    Dir = dirName(Src, File, Cu);
+    Dir = dirName(Src, File, Cu, M->Lines, M->Dw);
     Line = (uint32_t)LineNo;
   }
 
@@ -548,7 +573,7 @@ uint32_t describeUncached(uint64_t Pc, FrameInfo *Out) {
                          Object, Dir};
     const char *CallFile = callFile(Unit, &Scopes[I]);
     File = CallFile ? copyName(Unit.printedName(CallFile)) : nullptr;
-    Dir = dirName(CallFile, File, Cu);
+    Dir = dirName(CallFile, File, Cu, M->Lines, M->Dw);
     Line = File ? callLine(&Scopes[I]) : 0;
   }
   // The out-of-line function, by its ELF symbol like Valgrind; its DWARF

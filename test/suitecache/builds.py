@@ -122,7 +122,9 @@ def build(store, cmd, source, out, tool_files=()):
     def fill(d):
         mapped = ["-ffile-prefix-map=%s=%s" % (TREE, MAPPED_TREE),
                   "-fdebug-compilation-dir=%s/build" % MAPPED_TREE]
-        p = subprocess.run(cmd + mapped + [source, "-o", "prog", "-MD", "-MF", "prog.d"],
+        # Right after the compiler: a test's own flags, later, win.
+        p = subprocess.run(cmd[:1] + mapped + cmd[1:] +
+                           [source, "-o", "prog", "-MD", "-MF", "prog.d"],
                            cwd=d, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, errors="replace")
         if p.returncode != 0:
