@@ -396,6 +396,32 @@ bool LineIndex::indexSequences() {
   return true;
 }
 
+uint64_t LineIndex::valgrindFile(uint64_t Addr, uint64_t File) const {
+  size_t I = Seqs.partition([&](const Sequence &S) { return S.Lo <= Addr; });
+  if (I == 0 || Addr >= Seqs.Items[I - 1].End)
+    return File;
+  return mergedFile(Seqs.Items[I - 1], Addr, File);
+}
+
+uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
+                               uint64_t File) const {
+  // The sequence again from its start, to the range holding Addr.
+  Machine M{&H, Program + S.Start, ProgramEnd, 0, 0, 0, false};
+  M.reset();
+  MergedRanges Merged;
+  Row Prev{};
+  bool HavePrev = false;
+  for (Row R; M.next(R);) {
+    if (HavePrev)
+      Merged.add(Prev.Addr, R.Addr, Prev.File, Prev.Line);
+    if (R.EndSequence || R.Addr > Addr)
+      break;
+    Prev = R;
+    HavePrev = true;
+  }
+  return Merged.Any ? Merged.File : File;
+}
+
 LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,
                                   int64_t &Line) const {
   // The last sequence starting at or below Addr. Only when no sequence
@@ -445,6 +471,7 @@ LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,
     RowAddr = R.Addr;
     Any = true;
   }
+
   // At its start, the rows a sequence ending there has at its end sort in
   // by the order of the sequences in the program, which is not kept.
   const Sequence *Before = I > 1 ? &Seqs.Items[I - 2] : nullptr;

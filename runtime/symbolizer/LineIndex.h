@@ -62,6 +62,36 @@ struct LineSections {
 /// and not compressed (libdw decompresses a section when it opens it).
 bool findLineSections(Elf *E, LineSections &Out);
 
+/// Valgrind's table of source locations keeps a range of a line program
+/// (one row to the next) merged into the range before it when the two are
+/// adjacent and have the same line number, whatever their files: the
+/// merged range keeps the first one's file, up to MaxRangeB bytes
+/// (storage.c, addLoc). Fed a sequence's ranges in order, File is what
+/// Valgrind gives the last one: the file (or whatever the caller names a
+/// row by) of the first range of its merged range.
+struct MergedRanges {
+  static constexpr uint64_t MaxRangeB = 4095; ///< MAX_LOC_SIZE
+  uint64_t Addr = 0, SizeB = 0, File = 0;
+  int64_t Line = 0;
+  bool Any = false;
+
+  void add(uint64_t Lo, uint64_t Hi, uint64_t F, int64_t L) {
+    if (Hi == Lo)
+      return; // empty: not kept
+    // Out of order, or too large: kept as one byte.
+    uint64_t B = Hi > Lo && Hi - Lo <= MaxRangeB ? Hi - Lo : 1;
+    if (Any && Line == L && Addr + SizeB == Lo && SizeB + B <= MaxRangeB) {
+      SizeB += B;
+      return;
+    }
+    Addr = Lo;
+    SizeB = B;
+    File = F;
+    Line = L;
+    Any = true;
+  }
+};
+
 class LineIndex {
 public:
   /// Rows between two checkpoints.
@@ -81,6 +111,10 @@ public:
   /// The file index and line of the row libdw's dwarf_getsrc_die finds for
   /// Addr.
   Answer find(uint64_t Addr, uint64_t &File, int64_t &Line) const;
+
+  /// The file Valgrind gives Addr, whose row find answered with File:
+  /// the file of the first range of Addr's merged range (MergedRanges).
+  uint64_t valgrindFile(uint64_t Addr, uint64_t File) const;
 
   /// The path of file Index, as dwarf_filesrc gives it; null if none.
   const char *filePath(uint64_t Index) const {
@@ -123,6 +157,7 @@ private:
     uint32_t FirstCheckpoint; ///< its checkpoints follow, in address order
     uint32_t NumCheckpoints;
   };
+  uint64_t mergedFile(const Sequence &S, uint64_t Addr, uint64_t File) const;
   bool readHeader(const LineSections &S, uint64_t Off, const char *CompDir);
   bool readNamesV4(ByteReader &R, const char *CompDir);
   bool readNamesV5(ByteReader &R, const LineSections &S);

@@ -275,14 +275,15 @@ struct UnitFiles {
   Dwarf_Die *Cu;
   const LineIndex *Index;
 
-  /// The path and line of the row for A; false when the table has none.
-  /// Where the index cannot tell, libdw's table answers, from then on.
+  /// The path and line of the row for A, the path as Valgrind's merged
+  /// ranges give it (MergedRanges); false when the table has none. Where
+  /// the index cannot tell, libdw's table answers, from then on.
   bool lineAt(Dwarf_Addr A, const char *&Src, int64_t &Line) {
     if (Index) {
       uint64_t File;
       switch (Index->find(A, File, Line)) {
       case LineIndex::Found:
-        Src = Index->filePath(File);
+        Src = Index->filePath(Index->valgrindFile(A, File));
         return Src != nullptr;
       case LineIndex::NotFound:
         return false;
@@ -295,9 +296,58 @@ struct UnitFiles {
     int No;
     if (!L || dwarf_lineno(L, &No) != 0)
       return false;
-    Src = dwarf_linesrc(L, nullptr, nullptr);
+    Src = dwarf_linesrc(mergedRow(L), nullptr, nullptr);
     Line = No;
     return Src != nullptr;
+  }
+
+  /// The row whose file Valgrind gives the range of row L
+  /// (MergedRanges): libdw's rows of L's sequence again, to L's range.
+  Dwarf_Line *mergedRow(Dwarf_Line *L) const {
+    Dwarf_Lines *Lines;
+    size_t N;
+    Dwarf_Addr At;
+    if (dwarf_getsrclines(Cu, &Lines, &N) != 0 || dwarf_lineaddr(L, &At) != 0)
+      return L;
+    // L's index: libdw's rows are in address order.
+    size_t Lo = 0, Hi = N;
+    while (Lo < Hi) {
+      size_t Mid = (Lo + Hi) / 2;
+      Dwarf_Addr MidAt;
+      if (dwarf_lineaddr(dwarf_onesrcline(Lines, Mid), &MidAt) == 0 && MidAt <= At)
+        Lo = Mid + 1;
+      else
+        Hi = Mid;
+    }
+    size_t I = Lo;
+    while (I > 0 && dwarf_onesrcline(Lines, I - 1) != L)
+      --I;
+    if (I == 0)
+      return L;
+    --I; // L itself, or the first of its address: the last is the one kept
+    Dwarf_Addr NextAt;
+    while (I + 1 < N &&
+           dwarf_lineaddr(dwarf_onesrcline(Lines, I + 1), &NextAt) == 0 &&
+           NextAt == At)
+      ++I;
+    size_t First = I; // its sequence's first row
+    bool End;
+    while (First > 0 &&
+           dwarf_lineendsequence(dwarf_onesrcline(Lines, First - 1), &End) == 0 &&
+           !End)
+      --First;
+    MergedRanges Merged;
+    for (size_t K = First; K <= I && K + 1 < N; ++K) {
+      Dwarf_Line *Row = dwarf_onesrcline(Lines, K);
+      Dwarf_Addr RowAt, NextAt;
+      int RowNo;
+      if (dwarf_lineaddr(Row, &RowAt) != 0 ||
+          dwarf_lineaddr(dwarf_onesrcline(Lines, K + 1), &NextAt) != 0 ||
+          dwarf_lineno(Row, &RowNo) != 0)
+        return L;
+      Merged.add(RowAt, NextAt, K, RowNo);
+    }
+    return Merged.Any ? dwarf_onesrcline(Lines, Merged.File) : L;
   }
 
   /// The name under which Valgrind prints the file Path of the table.

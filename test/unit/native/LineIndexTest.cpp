@@ -211,3 +211,23 @@ TEST(LineIndex, RefusesWhatItCannotFollow) {
 }
 
 } // namespace
+
+TEST(LineIndex, MergedRangesKeepTheFirstFileOfALine) {
+  // Valgrind's addLoc: adjacent ranges of one line merge, whatever their
+  // files; another line, a gap or the size limit starts a range of its own.
+  MergedRanges M;
+  M.add(0x100, 0x110, 1, 7);
+  M.add(0x110, 0x118, 2, 7); // same line, adjacent: file 1's
+  EXPECT_EQ(M.File, 1u);
+  M.add(0x118, 0x118, 3, 9); // empty: not kept, breaks nothing
+  M.add(0x118, 0x120, 2, 7);
+  EXPECT_EQ(M.File, 1u);
+  M.add(0x120, 0x128, 2, 8); // another line
+  EXPECT_EQ(M.File, 2u);
+  M.add(0x130, 0x138, 3, 8); // a gap
+  EXPECT_EQ(M.File, 3u);
+  MergedRanges Big;
+  Big.add(0x1000, 0x1000 + MergedRanges::MaxRangeB - 4, 1, 5);
+  Big.add(0x1000 + MergedRanges::MaxRangeB - 4, 0x1000 + MergedRanges::MaxRangeB + 4, 2, 5);
+  EXPECT_EQ(Big.File, 2u); // merged, it would exceed the limit
+}
