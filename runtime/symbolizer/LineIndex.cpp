@@ -471,7 +471,6 @@ LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,
     RowAddr = R.Addr;
     Any = true;
   }
-
   // At its start, the rows a sequence ending there has at its end sort in
   // by the order of the sequences in the program, which is not kept.
   const Sequence *Before = I > 1 ? &Seqs.Items[I - 2] : nullptr;
@@ -493,14 +492,24 @@ void UnitLines::use(Dwarf *Dw) {
   }
 }
 
-int64_t UnitLines::fileDirectory(Dwarf *Dw, Dwarf_Die *Cu, const char *Path) {
+bool UnitLines::program(Dwarf *Dw, Dwarf_Die *Cu, uint64_t &Off,
+                        const char *&CompDir) {
   use(Dw);
   Dwarf_Attribute A;
-  Dwarf_Word Off;
+  Dwarf_Word At;
   if (!Sections.Line ||
-      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) != 0)
+      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &At) != 0)
+    return false;
+  Off = At;
+  CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
+  return true;
+}
+
+int64_t UnitLines::fileDirectory(Dwarf *Dw, Dwarf_Die *Cu, const char *Path) {
+  uint64_t Off;
+  const char *CompDir;
+  if (!program(Dw, Cu, Off, CompDir))
     return -1;
-  const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
   LineIndex Names;
   int64_t Dir = Names.readNames(Sections, Off, CompDir) ? Names.fileDirectory(Path) : -1;
   Names.release();
@@ -508,14 +517,11 @@ int64_t UnitLines::fileDirectory(Dwarf *Dw, Dwarf_Die *Cu, const char *Path) {
 }
 
 const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
-  use(Dw);
   // Small programs are libdw's; only the large are kept here.
-  Dwarf_Attribute A;
-  Dwarf_Word Off;
+  uint64_t Off;
+  const char *CompDir;
   uint32_t ProgramB;
-  if (!Sections.Line ||
-      dwarf_formudata(dwarf_attr(Cu, DW_AT_stmt_list, &A), &Off) != 0 ||
-      Off + 4 > Sections.LineB)
+  if (!program(Dw, Cu, Off, CompDir) || Off + 4 > Sections.LineB)
     return nullptr;
   memcpy(&ProgramB, Sections.Line + Off, 4);
   if (ProgramB <= LargeProgramB)
@@ -524,7 +530,6 @@ const LineIndex *UnitLines::of(Dwarf *Dw, Dwarf_Die *Cu) {
     if (Entries.Items[I].Program == Off)
       return Entries.Items[I].Index;
   auto *X = (LineIndex *)arenaAllocate(sizeof(LineIndex));
-  const char *CompDir = dwarf_formstring(dwarf_attr(Cu, DW_AT_comp_dir, &A));
   if (X && !(new (X) LineIndex())->build(Sections, Off, CompDir)) {
     arenaDeallocate(X, sizeof(LineIndex));
     X = nullptr;

@@ -194,6 +194,9 @@ public:
 private:
   /// Starts on Dw's sections (another Dwarf releases the indexes).
   void use(Dwarf *Dw);
+  /// Cu's line program: its offset in .debug_line and the unit's
+  /// DW_AT_comp_dir (null if none); false when it has none.
+  bool program(Dwarf *Dw, Dwarf_Die *Cu, uint64_t &Off, const char *&CompDir);
 
   struct Entry {
     uint64_t Program;  ///< its offset in .debug_line

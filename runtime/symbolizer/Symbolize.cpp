@@ -309,29 +309,26 @@ struct UnitFiles {
     Dwarf_Addr At;
     if (dwarf_getsrclines(Cu, &Lines, &N) != 0 || dwarf_lineaddr(L, &At) != 0)
       return L;
-    // L's index: libdw's rows are in address order.
+    // The last row at or below L's address (libdw's rows are in address
+    // order, a sequence's end before rows at its address): the one whose
+    // range holds it.
     size_t Lo = 0, Hi = N;
     while (Lo < Hi) {
       size_t Mid = (Lo + Hi) / 2;
       Dwarf_Addr MidAt;
-      if (dwarf_lineaddr(dwarf_onesrcline(Lines, Mid), &MidAt) == 0 && MidAt <= At)
+      if (dwarf_lineaddr(dwarf_onesrcline(Lines, Mid), &MidAt) == 0 &&
+          MidAt <= At)
         Lo = Mid + 1;
       else
         Hi = Mid;
     }
-    size_t I = Lo;
-    while (I > 0 && dwarf_onesrcline(Lines, I - 1) != L)
-      --I;
-    if (I == 0)
-      return L;
-    --I; // L itself, or the first of its address: the last is the one kept
-    Dwarf_Addr NextAt;
-    while (I + 1 < N &&
-           dwarf_lineaddr(dwarf_onesrcline(Lines, I + 1), &NextAt) == 0 &&
-           NextAt == At)
-      ++I;
-    size_t First = I; // its sequence's first row
     bool End;
+    if (Lo == 0 ||
+        dwarf_lineendsequence(dwarf_onesrcline(Lines, Lo - 1), &End) != 0 ||
+        End)
+      return L;
+    size_t I = Lo - 1;
+    size_t First = I; // its sequence's first row
     while (First > 0 &&
            dwarf_lineendsequence(dwarf_onesrcline(Lines, First - 1), &End) == 0 &&
            !End)

@@ -102,10 +102,9 @@ def verify(k, entry, data, cwd, skip):
     for field in ("returncode", "stdout", "stderr"):
         if live["data"][field] != entry["data"][field]:
             problems.append(field)
-    if {n: {"text": i.get("text"), "base64": i.get("base64")}
-            for n, i in live["files"].items()} != {
-            n: {"text": i.get("text"), "base64": i.get("base64")}
-            for n, i in entry["files"].items()}:
+    def contents(files):  # without the modification times
+        return {n: (i.get("text"), i.get("base64")) for n, i in files.items()}
+    if contents(live["files"]) != contents(entry["files"]):
         problems.append("files (%s live, %s recorded)"
                         % (sorted(live["files"]), sorted(entry["files"])))
     if problems:
@@ -124,14 +123,9 @@ def pack(store, out):
             continue  # an engine's directory, not a run
         with open(entry) as f:
             data = json.load(f)
+        # A restored run's directory is the placeholder already.
         skip = ("prog",) + tuple(data.get("companions", ()))
-        if data["cwd"] == PLACEHOLDER:
-            recorded = {"data": data,
-                        "files": _read_files(os.path.join(root, k, "massif"),
-                                             skip, PLACEHOLDER)}
-        else:
-            recorded = _recorded(data, os.path.join(root, k, "massif"), skip)
-        runs[k] = recorded
+        runs[k] = _recorded(data, os.path.join(root, k, "massif"), skip)
     text = json.dumps({"format": FORMAT, "runs": runs}, sort_keys=True, indent=0)
     with lzma.open(out, "wt", preset=9 | lzma.PRESET_EXTREME) as f:
         f.write(text)
