@@ -6,8 +6,8 @@
 // massif-symbolizer, so that nothing of elfutils (libdw, libelf, zlib and
 // theirs) is ever loaded into the profiled program. The runtime starts it
 // when it first needs a name (native/symbolize/SymbolizerClient.cpp) and
-// talks to it over two pipes, its standard input and output. This header is
-// the whole conversation; both sides include it.
+// talks to it over a socket pair, the symbolizer's standard input and
+// output. This header is the whole conversation; both sides include it.
 //
 // Every number is little-endian. A request is one byte, then its fields:
 //

@@ -6,9 +6,8 @@
 // of recent captures (TailMemo), replayed when a walk starts again from
 // the same state and the stack still holds every word the first walk
 // read. Each thread keeps its memos in one CaptureCache, mapped on its
-// first capture and released when it exits, so that the runtime's static
-// TLS stays a few words: glibc carves static TLS out of every thread's
-// stack, and a thread asking for a small stack must get it.
+// first capture and released when it exits, so that the thread's area
+// (ThreadArea.h) holds only a pointer to them.
 //
 //===----------------------------------------------------------------------===//
 
