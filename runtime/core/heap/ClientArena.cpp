@@ -59,8 +59,6 @@ COLD bool ClientArena::growNodes(uint32_t Count) {
     NewCap = Want;
   if (NewCap > 0xFFFFFFFFull)
     return false;
-  if (!growArray(A, Seqs, Seqs ? NodesUsed : 0, SeqCap, size_t(NewCap)))
-    return false;
   size_t Cap = NodeCap;
   if (!growArray(A, Nodes, Nodes ? NodesUsed : 0, Cap, size_t(NewCap)))
     return false;
@@ -153,9 +151,6 @@ COLD uint32_t ClientArena::newSuperblock(uint64_t BlockB, bool MayBeUnsplittable
 
 void ClientArena::discard() {
   freeArray(A, Nodes, Nodes ? NodeCap : 0);
-  freeArray(A, Seqs, Seqs ? SeqCap : 0);
-  Seqs = nullptr;
-  SeqCap = 0;
   freeArray(A, Sbs, Sbs ? SbCap : 0);
   Nodes = nullptr;
   Sbs = nullptr;

@@ -22,11 +22,9 @@
 //   X, Y         a free block's free-list links; for a live block, two
 //                words its owner (the Profile) keeps there
 //
-// A parallel array holds one more word per node for the owner (the
-// Profile's insertion number of the block).
-//
 // A "detached" node is a live block outside the arena (the engine gave its
-// slop); its Prev and Next hold that slop.
+// slop); its Prev and Next hold that slop, and the 60 bits of its Word
+// above the flags are the owner's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,8 +83,14 @@ public:
   void setOwnerHigh(uint32_t Id, uint32_t High) {
     Nodes[Id].Word = (Nodes[Id].Word & LowMask) | uint64_t(High & 0xFFFF) << 48;
   }
-  /// A third owner's word of a live block, in an array beside the nodes.
-  uint64_t &ownerSeq(uint32_t Id) { return Seqs[Id]; }
+  /// The owner's 60 bits of a detached block's Word.
+  uint64_t detachedOwnerBits(uint32_t Id) const {
+    return Nodes[Id].Word >> FlagBits;
+  }
+  void setDetachedOwnerBits(uint32_t Id, uint64_t Bits) {
+    Nodes[Id].Word = Bits << FlagBits | (Nodes[Id].Word & FlagMask);
+  }
+  static constexpr uint64_t MaxDetachedOwnerBits = ~uint64_t(0) >> 4;
 
   /// The simulated address of a live block's payload (for tests).
   uint64_t payloadAddr(uint32_t Id) const { return addr(Id) + OverheadLoB; }
@@ -114,6 +118,8 @@ public:
 private:
   static constexpr uint64_t InUse = 1, Sentinel = 2, Unsplittable = 4,
                             Detached = 8;
+  static constexpr unsigned FlagBits = 4;
+  static constexpr uint64_t FlagMask = (uint64_t(1) << FlagBits) - 1;
   static constexpr uint64_t AddrMask = 0x0000FFFFFFFFFFF0ull;
   static constexpr uint64_t LowMask = 0x0000FFFFFFFFFFFFull;
 
@@ -153,8 +159,6 @@ private:
   uint64_t DefaultAlignB = MinAlignB;
   Node *Nodes = nullptr;
   uint32_t NodeCap = 0;
-  uint64_t *Seqs = nullptr; ///< ownerSeq, indexed like Nodes
-  size_t SeqCap = 0;
   uint32_t NodesUsed = 1; ///< node 0 is "none"
   uint32_t FreeNodes = 0; ///< recycled nodes, chained through X
   uint32_t SpareNodes = 0; ///< nodes newNode can hand out without growing

@@ -314,7 +314,7 @@ void collectBlock(void *Ctx, uint64_t Addr, uint32_t Id) {
   // replayed arena's address, where the model replays it.
   uint64_t Key = I.Arena.isDetached(Id) ? Addr : I.Arena.payloadAddr(Id);
   L.Blocks[L.N++] =
-      XtreeBlock{Key, I.Arena.ownerSeq(Id), I.stackOf(B.Entry), B.ReqB, 0};
+      XtreeBlock{Key, I.insertionOf(Id), I.stackOf(B.Entry), B.ReqB, 0};
 }
 
 } // namespace

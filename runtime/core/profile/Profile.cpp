@@ -17,6 +17,7 @@
 
 #include "Memory.h"
 #include "ProfileImpl.h"
+#include "Sort.h"
 
 #include <new>
 #include <string.h>
@@ -132,6 +133,8 @@ bool Profile::init(const Options &O, const Allocator &A, StackDepot &Depot,
   I->Xt.setAllocator(A);
   I->XtFull = O.XtreeMemory == XtreeMode::Full && O.Heap;
   I->HashChains = valgrindHashChains(0);
+  I->SeqLimit = 0xFFFFFFFFu; // the last number a record's 32 bits hold
+  I->Large.init(A);
   if (!keepList(A, I->Opts.AllocFns) || !keepList(A, I->Opts.IgnoreFns) ||
       !keepList(A, I->Opts.FullpathAfter) || !keepList(A, I->Opts.Given))
     return false;
@@ -188,8 +191,8 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
 MASSIF_ALWAYS_INLINE void
 Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
                         uint64_t SlopB, uint32_t E, bool MaybeSnapshot) {
-  setRecord(Id, ReqB, E);
-  if (!Blocks.insert(Addr, Id)) {
+  if (!setRecord(Id, ReqB, E) || !Blocks.insert(Addr, Id)) {
+    forgetLarge(Id);
     Arena.release(Id);
     return; // out of memory: the block stays unknown, like a foreign one
   }
@@ -243,6 +246,7 @@ Profile::Impl::free(uint64_t Addr, bool MaybeSnapshot, StackId FreeStack) {
   BlockInfo B = info(Id);
   // Massif unrecords the block and then frees it; the replay has no say
   // in the numbers, so the order does not matter here.
+  forgetLarge(Id);
   Arena.release(Id);
   siteFreed(B.Entry, B.ReqB);
   if (ignored(B.Entry)) {
@@ -340,6 +344,7 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
                      : GivenSlopB;
       NewId = Arena.detached(SlopB);
     }
+    forgetLarge(Id);
     Arena.release(Id);
   }
 
@@ -369,8 +374,8 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
   } else {
-    setRecord(NewId, NewReqB, E);
-    if (!Blocks.insert(NewAddr, NewId)) {
+    if (!setRecord(NewId, NewReqB, E) || !Blocks.insert(NewAddr, NewId)) {
+      forgetLarge(NewId);
       Arena.release(NewId);
       Ignored = true;
     } else {
@@ -441,6 +446,61 @@ void Profile::discardBlocks() {
   P->BlocksDiscarded = true;
   P->Blocks.discard();
   P->Arena.discard();
+  P->Large.discard();
+}
+
+namespace {
+struct Numbered {
+  uint32_t Seq, Id;
+};
+struct NumberedList {
+  Profile::Impl *I;
+  Numbered *Next;
+};
+void collectNumbered(void *Ctx, uint64_t, uint32_t Id) {
+  auto &L = *static_cast<NumberedList *>(Ctx);
+  *L.Next++ = Numbered{uint32_t(L.I->insertionOf(Id)), Id};
+}
+} // namespace
+
+// The live blocks numbered 1, 2, ... in the order of their numbers, and
+// each growth of the table moved to the same place among them: a growth
+// after insertion G now follows the live blocks numbered G or less. The
+// order Valgrind's table gives the blocks depends on nothing else
+// (XTree.h), and the numbers fit their 32 bits again. Without memory for
+// the list the numbers go on, wrapping: an xtree's order may then differ
+// from Massif's.
+__attribute__((noinline, cold)) void Profile::Impl::renumberInserts() {
+  size_t N = Blocks.size(), Cap = N ? N : 1;
+  Numbered *List = allocArray<Numbered>(A, Cap);
+  if (!List) {
+    SeqLimit = ~uint64_t(0);
+    return;
+  }
+  NumberedList L{this, List};
+  Blocks.forEach(collectNumbered, &L);
+  N = size_t(L.Next - List);
+  heapSort(List, N,
+           [](const Numbered &L, const Numbered &R) { return L.Seq < R.Seq; });
+  for (uint32_t G = 0; G < HashGrown; ++G) {
+    size_t Lo = 0, Hi = N; // the live blocks numbered HashGrownAt[G] or less
+    while (Lo < Hi) {
+      size_t Mid = (Lo + Hi) / 2;
+      if (List[Mid].Seq <= HashGrownAt[G])
+        Lo = Mid + 1;
+      else
+        Hi = Mid;
+    }
+    HashGrownAt[G] = Lo;
+  }
+  for (size_t K = 0; K < N; ++K)
+    Arena.ownerY(List[K].Id) = uint32_t(K + 1);
+  Inserts = N;
+  freeArray(A, List, Cap);
+}
+
+void Profile::setInsertionLimitForTesting(uint64_t Limit) {
+  P->SeqLimit = Limit < 0xFFFFFFFFu ? Limit : 0xFFFFFFFFu;
 }
 
 bool Profile::findBlock(uint64_t Addr, uint64_t &ReqB, uint64_t &SlopB) const {

@@ -250,6 +250,10 @@ public:
   /// No event may follow; findBlock then finds nothing.
   void discardBlocks();
 
+  /// Tests: the blocks' insertion numbers are renumbered whenever they
+  /// reach Limit (at most 2^32 - 1, where a long run renumbers them).
+  void setInsertionLimitForTesting(uint64_t Limit);
+
   struct Impl;
 
 private:

@@ -13,6 +13,7 @@
 #include "AllocTree.h"
 #include "BlockTable.h"
 #include "ClientArenaHot.h"
+#include "LargeValues.h"
 #include "Profile.h"
 #include "SnapshotEngine.h"
 #include "StackFilter.h"
@@ -30,6 +31,7 @@ struct Profile::Impl {
 
   BlockTable Blocks;  ///< address -> node in Arena
   ClientArena Arena; ///< Valgrind's allocator, and each block's record
+  LargeValues Large; ///< the records' values too large for their node
   AllocTree Tree;
   SnapshotEngine Snaps;
   StackFilter Filter;
@@ -44,9 +46,13 @@ struct Profile::Impl {
   XtreeCounters Xt;    ///< --xtree-memory=full: counters per stack
   bool XtFull;         ///< --xtree-memory=full, with --heap=yes
   // Massif's block table (a VgHashTable) as far as its iteration order
-  // needs: the insertions so far (each live block keeps its number, in
-  // Arena.ownerSeq), the chains now and when the table grew (XTree.h).
+  // needs: the insertions so far (each live block keeps its number, 32
+  // bits in its record), the chains now and when the table grew (XTree.h).
+  // Only the order of the live blocks' numbers and the growths among them
+  // matters, so when the numbers reach SeqLimit they are renumbered
+  // 1, 2, ... in that order (renumberInserts).
   uint64_t Inserts;
+  uint64_t SeqLimit;
   uint64_t HashChains;
   uint32_t HashGrown;
   uint64_t HashGrownAt[MaxHashGrowths];
@@ -59,10 +65,14 @@ struct Profile::Impl {
   /// After Blocks.insert(..., Id): numbers the insertion, and grows the
   /// table as Valgrind's would when it holds more records than chains.
   void noteInserted(uint32_t Id) {
-    Arena.ownerSeq(Id) = ++Inserts;
+    Arena.ownerY(Id) = uint32_t(++Inserts);
     if (__builtin_expect(Blocks.size() > HashChains, 0))
       growHashTable();
+    if (__builtin_expect(Inserts >= SeqLimit, 0))
+      renumberInserts();
   }
+  uint64_t insertionOf(uint32_t Id) { return Arena.ownerY(Id); }
+  void renumberInserts();
   void growHashTable() {
     if (HashGrown == MaxHashGrowths) {
       HashChains = ~uint64_t(0); // the last prime: it grows no more
@@ -105,23 +115,54 @@ struct Profile::Impl {
   }
 
   /// Massif's record of a live block (HP_Chunk), kept in its node: the
-  /// entry in X, the requested bytes in Y and the node's high bits. The
-  /// slop of an arena block is its usable size minus the request (Massif
-  /// keeps req + slop equal to the usable size across in-place reallocs).
+  /// entry in X, the insertion's number in Y (noteInserted). An arena
+  /// block keeps its slop in the node's 16 high bits, and its request is
+  /// its usable size less the slop (Massif keeps req + slop equal to the
+  /// usable size across in-place reallocs); a detached block keeps its
+  /// request in its Word, beside the slop the arena keeps. A value that
+  /// does not fit reads Escape there and lives in Large.
   struct BlockInfo {
     uint64_t ReqB, SlopB;
     uint32_t Entry;
   };
+  static constexpr uint32_t SlopEscape = 0xFFFF;
+  static constexpr uint64_t ReqEscape = ClientArena::MaxDetachedOwnerBits;
   BlockInfo info(uint32_t Id) {
-    uint64_t ReqB = uint64_t(Arena.ownerHigh(Id)) << 32 | Arena.ownerY(Id);
-    uint64_t SlopB = Arena.isDetached(Id) ? Arena.detachedSlopB(Id)
-                                          : Arena.usableB(Id) - ReqB;
-    return BlockInfo{ReqB, SlopB, Arena.ownerX(Id)};
+    uint32_t E = Arena.ownerX(Id);
+    if (__builtin_expect(Arena.isDetached(Id), 0)) {
+      uint64_t ReqB = Arena.detachedOwnerBits(Id);
+      if (ReqB == ReqEscape)
+        ReqB = Large.get(Id);
+      return BlockInfo{ReqB, Arena.detachedSlopB(Id), E};
+    }
+    uint64_t SlopB = Arena.ownerHigh(Id);
+    if (__builtin_expect(SlopB == SlopEscape, 0))
+      SlopB = Large.get(Id);
+    return BlockInfo{Arena.usableB(Id) - SlopB, SlopB, E};
   }
-  void setRecord(uint32_t Id, uint64_t ReqB, uint32_t Entry) {
+  /// Records ReqB bytes charged to Entry in node Id, a fresh node or a
+  /// block reallocated in place. False when memory is exhausted: the
+  /// caller releases the node.
+  bool setRecord(uint32_t Id, uint64_t ReqB, uint32_t Entry) {
     Arena.ownerX(Id) = Entry;
-    Arena.ownerY(Id) = uint32_t(ReqB);
-    Arena.setOwnerHigh(Id, uint32_t(ReqB >> 32));
+    if (__builtin_expect(Arena.isDetached(Id), 0)) {
+      forgetLarge(Id);
+      Arena.setDetachedOwnerBits(Id, ReqB < ReqEscape ? ReqB : ReqEscape);
+      return ReqB < ReqEscape || Large.set(Id, ReqB);
+    }
+    uint64_t SlopB = Arena.usableB(Id) - ReqB;
+    if (__builtin_expect(Arena.ownerHigh(Id) == SlopEscape, 0))
+      Large.erase(Id);
+    Arena.setOwnerHigh(Id, uint32_t(SlopB < SlopEscape ? SlopB : SlopEscape));
+    return SlopB < SlopEscape || Large.set(Id, SlopB);
+  }
+  /// Before node Id's record goes (its block freed or moved): forgets a
+  /// value it kept in Large.
+  void forgetLarge(uint32_t Id) {
+    if (__builtin_expect(Large.size() != 0, 0) &&
+        (Arena.isDetached(Id) ? Arena.detachedOwnerBits(Id) == ReqEscape
+                              : Arena.ownerHigh(Id) == SlopEscape))
+      Large.erase(Id);
   }
   /// Records node Id (allocated for ReqB bytes with SlopB) at Addr. The
   /// snapshot attempts are skipped when MaybeSnapshot is false (the inner
