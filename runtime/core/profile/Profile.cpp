@@ -191,7 +191,7 @@ Profile::Impl::record(uint64_t Addr, uint32_t Id, uint64_t ReqB,
 MASSIF_ALWAYS_INLINE void
 Profile::Impl::recordIn(uint64_t Addr, uint32_t Id, uint64_t ReqB,
                         uint64_t SlopB, uint32_t E, bool MaybeSnapshot) {
-  if (!setRecord(Id, ReqB, E) || !Blocks.insert(Addr, Id)) {
+  if (!setRecord(Id, ReqB, SlopB, E) || !Blocks.insert(Addr, Id)) {
     forgetLarge(Id);
     Arena.release(Id);
     return; // out of memory: the block stays unknown, like a foreign one
@@ -374,7 +374,8 @@ bool Profile::Impl::realloc(uint64_t OldAddr, uint64_t NewAddr,
   if (!NewId) {
     Ignored = true; // out of memory: the block is lost to the model
   } else {
-    if (!setRecord(NewId, NewReqB, E) || !Blocks.insert(NewAddr, NewId)) {
+    if (!setRecord(NewId, NewReqB, SlopB, E) ||
+        !Blocks.insert(NewAddr, NewId)) {
       forgetLarge(NewId);
       Arena.release(NewId);
       Ignored = true;

@@ -141,16 +141,17 @@ struct Profile::Impl {
     return BlockInfo{Arena.usableB(Id) - SlopB, SlopB, E};
   }
   /// Records ReqB bytes charged to Entry in node Id, a fresh node or a
-  /// block reallocated in place. False when memory is exhausted: the
-  /// caller releases the node.
-  bool setRecord(uint32_t Id, uint64_t ReqB, uint32_t Entry) {
+  /// block reallocated in place; SlopB is its usable size less ReqB (a
+  /// detached node holds its slop already). False when memory is
+  /// exhausted: the caller releases the node.
+  MASSIF_ALWAYS_INLINE bool setRecord(uint32_t Id, uint64_t ReqB,
+                                      uint64_t SlopB, uint32_t Entry) {
     Arena.ownerX(Id) = Entry;
     if (__builtin_expect(Arena.isDetached(Id), 0)) {
       forgetLarge(Id);
       Arena.setDetachedOwnerBits(Id, ReqB < ReqEscape ? ReqB : ReqEscape);
       return ReqB < ReqEscape || Large.set(Id, ReqB);
     }
-    uint64_t SlopB = Arena.usableB(Id) - ReqB;
     if (__builtin_expect(Arena.ownerHigh(Id) == SlopEscape, 0))
       Large.erase(Id);
     Arena.setOwnerHigh(Id, uint32_t(SlopB < SlopEscape ? SlopB : SlopEscape));
