@@ -88,6 +88,7 @@ struct Ring {
   const unsigned long long *OwnerCounter;
   uint32_t Cap; ///< slots: RingCap, or SingleRingCap; a power of two
   bool PrefetchW;            ///< the processor has PREFETCHW (nextSlot)
+  TimeUnit Unit;             ///< --time-unit: what each event's Clock is
   alignas(64) uint32_t Head; ///< the next event to apply (consumer, model lock)
   alignas(64) uint32_t Tail; ///< the next slot to fill (the owner)
   uint32_t Released; ///< the next applied event to settle (SettleLock)
@@ -367,6 +368,7 @@ __attribute__((noinline)) Ring *createRing() {
     return nullptr;
   R->Cap = Cap;
   R->PrefetchW = hasPrefetchW();
+  R->Unit = TheModel.Opts->TimeUnit;
   {
     ModelLock L;
     R->Prev = LastRing;
@@ -438,8 +440,8 @@ bool tryApplyEveryRing() {
 /// waiting threads left the cores idle.)
 constexpr uint32_t EagerStep = 128;
 
-Event &nextSlot(Ring &R) {
-  uint32_t T = R.Tail;
+/// The rest of nextSlot, every EagerStep events and when the ring is full.
+__attribute__((noinline)) void makeRoom(Ring &R, uint32_t T) {
   if (__atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED)) {
     // The model's thread applies (and is never woken by this one: the
     // scheduler would then run it on this core, behind this thread). The
@@ -462,6 +464,12 @@ Event &nextSlot(Ring &R) {
     else
       sched_yield();
   }
+}
+
+MASSIF_ALWAYS_INLINE Event &nextSlot(Ring &R) {
+  uint32_t T = R.Tail;
+  if (__builtin_expect(T % EagerStep == 0 || T - R.Released == R.Cap, 0))
+    makeRoom(R, T);
   if (R.PrefetchW)
     __asm__ volatile(
         "prefetchw %0" ::"m"(R.Slots[(T + PrefetchAhead) & (R.Cap - 1)]));
@@ -472,8 +480,8 @@ void publish(Ring &R) {
   __atomic_store_n(&R.Tail, R.Tail + 1, __ATOMIC_RELEASE);
 }
 
-uint64_t eventTime() {
-  switch (TheModel.Opts->TimeUnit) {
+uint64_t eventTime(const Ring &R) {
+  switch (R.Unit) {
   case TimeUnit::Instructions:
     return threadArea().Instructions;
   case TimeUnit::Milliseconds:
@@ -502,8 +510,8 @@ bool native::ringAllocSlow(void *P, size_t ReqB, size_t AlignB, StackId Stack) {
   if (!R)
     return false;
   Event &E = nextSlot(*R);
-  E = Event{(uint64_t)P, ReqB, eventTime(), Stack, EventAlloc,
-            alignCode(AlignB)};
+  E = Event{(uint64_t)P, ReqB,       eventTime(*R),
+            Stack,       EventAlloc, alignCode(AlignB)};
   publish(*R);
   return true;
 }
@@ -527,7 +535,7 @@ bool native::ringFreeSlow(void *P, StackId FreeStack) {
     // The model meets this free before any later allocation of this
     // thread, the only one: the block may go back to glibc now.
     Event &E = nextSlot(*R);
-    E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFreeReleased, 0};
+    E = Event{(uint64_t)P, 0, eventTime(*R), FreeStack, EventFreeReleased, 0};
     publish(*R);
     glibcFree(P);
     return true;
@@ -535,7 +543,7 @@ bool native::ringFreeSlow(void *P, StackId FreeStack) {
   if (chunkSizeB(P) >= HoldMaxB)
     return false;
   Event &E = nextSlot(*R);
-  E = Event{(uint64_t)P, 0, eventTime(), FreeStack, EventFree, 0};
+  E = Event{(uint64_t)P, 0, eventTime(*R), FreeStack, EventFree, 0};
   R->HeldEnd = R->Tail + 1;
   publish(*R);
   return true;
@@ -546,14 +554,14 @@ bool native::ringStackDelta(int64_t GrowthB) {
   if (!R)
     return false;
   Event &E = nextSlot(*R);
-  E = Event{0, uint64_t(GrowthB), eventTime(), 0, EventStack, 0};
+  E = Event{0, uint64_t(GrowthB), eventTime(*R), 0, EventStack, 0};
   publish(*R);
   return true;
 }
 
 void native::ringRealloc(void *Old, void *New, size_t ReqB, StackId Stack) {
   Ring *R = ringForEvent();
-  uint64_t Time = eventTime();
+  uint64_t Time = eventTime(*R);
   Event &E = nextSlot(*R);
   E = Event{(uint64_t)New, ReqB, Time, Stack, EventRealloc, 0};
   publish(*R);
