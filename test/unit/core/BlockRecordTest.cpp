@@ -33,10 +33,12 @@ Record recordOf(ProfileRig &Rig, uint64_t Addr) {
   return R;
 }
 
-/// The model's running heap and extra-heap totals.
-std::pair<uint64_t, uint64_t> lastTotals(ProfileRig &Rig) {
+/// Every byte recorded was taken off again: the model's running heap and
+/// extra-heap totals are zero.
+void expectBalanced(ProfileRig &Rig) {
   StackHot *H = Rig.Prof.stackHot();
-  return {H->HeapB, H->ExtraB};
+  EXPECT_EQ(H->HeapB, 0u);
+  EXPECT_EQ(H->ExtraB, 0u);
 }
 
 TEST(BlockRecord, InPlaceShrinksKeepLargeSlopsExactly) {
@@ -65,10 +67,7 @@ TEST(BlockRecord, InPlaceShrinksKeepLargeSlopsExactly) {
   ASSERT_TRUE(Rig.Prof.onFree(A));
   EXPECT_EQ(recordOf(Rig, B).SlopB, UsableB - 5);
   ASSERT_TRUE(Rig.Prof.onFree(B));
-  // Every byte taken off again: the books balance.
-  auto Totals = lastTotals(Rig);
-  EXPECT_EQ(Totals.first, 0u);
-  EXPECT_EQ(Totals.second, 0u);
+  expectBalanced(Rig);
 }
 
 TEST(BlockRecord, ManyLargeSlopsComeAndGo) {
@@ -101,9 +100,7 @@ TEST(BlockRecord, ManyLargeSlopsComeAndGo) {
           ASSERT_EQ(R.SlopB, Usable[J] - R.ReqB);
         }
   }
-  auto Totals = lastTotals(Rig);
-  EXPECT_EQ(Totals.first, 0u);
-  EXPECT_EQ(Totals.second, 0u);
+  expectBalanced(Rig);
 }
 
 TEST(BlockRecord, HugeRequestsOfBlocksTheEngineGave) {
@@ -131,9 +128,7 @@ TEST(BlockRecord, HugeRequestsOfBlocksTheEngineGave) {
   EXPECT_EQ(recordOf(Rig, 0x6000).ReqB, Largest - 1);
   ASSERT_TRUE(Rig.Prof.onFree(0x6000));
   ASSERT_TRUE(Rig.Prof.onFree(0x8000));
-  auto Totals = lastTotals(Rig);
-  EXPECT_EQ(Totals.first, 0u);
-  EXPECT_EQ(Totals.second, 0u);
+  expectBalanced(Rig);
 }
 
 /// The xtree of a run that grows Massif's block table twice, with keys
