@@ -405,21 +405,60 @@ uint64_t LineIndex::valgrindFile(uint64_t Addr, uint64_t File) const {
 
 uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
                                uint64_t File) const {
-  // The sequence again from its start, to the range holding Addr.
-  Machine M{&H, Program + S.Start, ProgramEnd, 0, 0, 0, false};
-  M.reset();
-  MergedRanges Merged;
-  Row Prev{};
-  bool HavePrev = false;
-  for (Row R; M.next(R);) {
-    if (HavePrev)
-      Merged.add(Prev.Addr, R.Addr, Prev.File, Prev.Line);
-    if (R.EndSequence || R.Addr > Addr)
-      break;
-    Prev = R;
-    HavePrev = true;
+  // Valgrind's merging carries a range into the next only while they have
+  // one line and the first was kept whole, so the merged range holding
+  // Addr begins in the run of such ranges that ends there. Replayed from a
+  // range that follows one of another line or one kept as a single byte
+  // (or from the sequence's start), MergedRanges gives what the whole
+  // sequence would. So the rows are decoded from the last checkpoint at
+  // or below Addr, or from earlier ones while the run reaches past them.
+  const Checkpoint *CP = Points.Items + S.FirstCheckpoint;
+  size_t L = 0, Hi = S.NumCheckpoints;
+  while (L < Hi) {
+    size_t Mid = (L + Hi) / 2;
+    if (CP[Mid].Addr <= Addr)
+      L = Mid + 1;
+    else
+      Hi = Mid;
   }
-  return Merged.Any ? Merged.File : File;
+  for (;; --L) {
+    Machine M{&H, Program + S.Start, ProgramEnd, 0, 0, 0, false};
+    M.reset();
+    Row Prev{};
+    bool HavePrev = false;
+    if (L > 0) {
+      const Checkpoint &C = CP[L - 1];
+      M.P = Program + C.Next;
+      M.Addr = C.Addr;
+      M.File = C.File;
+      M.Line = C.Line;
+      Prev = Row{C.Addr, C.File, C.Line, false};
+      HavePrev = true;
+    }
+    bool Fresh = L == 0; // the merging's state is known from here on
+    bool HaveLast = false, LastWhole = false;
+    int64_t LastLine = 0; // of the last non-empty range before Fresh
+    MergedRanges Merged;
+    for (Row R; M.next(R);) {
+      if (HavePrev && R.Addr != Prev.Addr) {
+        if (!Fresh) {
+          Fresh = HaveLast && (LastLine != Prev.Line || !LastWhole);
+          HaveLast = true;
+          LastLine = Prev.Line;
+          LastWhole = R.Addr > Prev.Addr &&
+                      R.Addr - Prev.Addr <= MergedRanges::MaxRangeB;
+        }
+        if (Fresh)
+          Merged.add(Prev.Addr, R.Addr, Prev.File, Prev.Line);
+      }
+      if (R.EndSequence || R.Addr > Addr)
+        break;
+      Prev = R;
+      HavePrev = true;
+    }
+    if (Fresh)
+      return Merged.Any ? Merged.File : File;
+  }
 }
 
 LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,

@@ -327,12 +327,27 @@ struct UnitFiles {
         dwarf_lineendsequence(dwarf_onesrcline(Lines, Lo - 1), &End) != 0 ||
         End)
       return L;
-    size_t I = Lo - 1;
-    size_t First = I; // its sequence's first row
-    while (First > 0 &&
-           dwarf_lineendsequence(dwarf_onesrcline(Lines, First - 1), &End) == 0 &&
-           !End)
+    // Back to where the merging's state is known (LineIndex::mergedFile):
+    // the sequence's first row, or a range after one of another line or
+    // one kept as a single byte. Empty ranges change nothing.
+    size_t I = Lo - 1, First = I;
+    int Line;
+    if (dwarf_lineno(dwarf_onesrcline(Lines, I), &Line) != 0)
+      return L;
+    while (First > 0) {
+      Dwarf_Line *Before = dwarf_onesrcline(Lines, First - 1);
+      Dwarf_Addr BeforeAt, FirstAt;
+      int BeforeNo;
+      if (dwarf_lineendsequence(Before, &End) != 0 || End ||
+          dwarf_lineaddr(Before, &BeforeAt) != 0 ||
+          dwarf_lineaddr(dwarf_onesrcline(Lines, First), &FirstAt) != 0 ||
+          dwarf_lineno(Before, &BeforeNo) != 0)
+        break;
+      if (FirstAt != BeforeAt && (BeforeNo != Line || FirstAt < BeforeAt ||
+                                  FirstAt - BeforeAt > MergedRanges::MaxRangeB))
+        break;
       --First;
+    }
     MergedRanges Merged;
     for (size_t K = First; K <= I && K + 1 < N; ++K) {
       Dwarf_Line *Row = dwarf_onesrcline(Lines, K);

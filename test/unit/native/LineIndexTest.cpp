@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 using namespace massif;
 using namespace massif::symbolizer;
@@ -39,11 +40,52 @@ std::string str(const char *S) { return S ? S : "(null)"; }
 
 struct Tally {
   unsigned Units = 0, Indexed = 0, Version5 = 0;
-  uint64_t Lookups = 0, Unknown = 0;
+  uint64_t Lookups = 0, Unknown = 0, Merged = 0;
 };
 
+/// For each of libdw's rows, the row whose file Valgrind gives the range
+/// from it to the next: MergedRanges replayed over each whole sequence.
+std::vector<size_t> mergedRows(Dwarf_Lines *Lines, size_t N) {
+  std::vector<size_t> Ref(N);
+  MergedRanges M;
+  for (size_t K = 0; K < N; ++K) {
+    Ref[K] = K;
+    bool End = false;
+    Dwarf_Addr At = 0, NextAt = 0;
+    int No = 0;
+    dwarf_lineendsequence(dwarf_onesrcline(Lines, K), &End);
+    if (End) {
+      M = MergedRanges();
+      continue;
+    }
+    if (K + 1 == N || dwarf_lineaddr(dwarf_onesrcline(Lines, K), &At) != 0 ||
+        dwarf_lineaddr(dwarf_onesrcline(Lines, K + 1), &NextAt) != 0 ||
+        dwarf_lineno(dwarf_onesrcline(Lines, K), &No) != 0)
+      continue;
+    M.add(At, NextAt, K, No);
+    if (M.Any)
+      Ref[K] = M.File;
+  }
+  return Ref;
+}
+
+/// The index of libdw's last row at or below Addr, or N when none.
+size_t rowHolding(Dwarf_Lines *Lines, size_t N, Dwarf_Addr Addr) {
+  size_t Lo = 0, Hi = N;
+  while (Lo < Hi) {
+    size_t Mid = (Lo + Hi) / 2;
+    Dwarf_Addr At;
+    if (dwarf_lineaddr(dwarf_onesrcline(Lines, Mid), &At) == 0 && At <= Addr)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  return Lo ? Lo - 1 : N;
+}
+
 /// Compares the index of unit Cu with libdw's table, at every Stride-th
-/// row's address and the addresses either side of it.
+/// row's address and the addresses either side of it, and the file
+/// Valgrind's merged ranges give each with MergedRanges over libdw's rows.
 void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
                  Tally &T) {
   Dwarf_Attribute A;
@@ -76,6 +118,7 @@ void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
     EXPECT_EQ(str(X.filePath(I)), str(dwarf_filesrc(Files, I, nullptr, nullptr)))
         << "file " << I;
 
+  std::vector<size_t> Merged = mergedRows(Lines, NumLines);
   for (size_t I = 0; I < NumLines; I += Stride) {
     Dwarf_Addr Row;
     ASSERT_EQ(dwarf_lineaddr(dwarf_onesrcline(Lines, I), &Row), 0);
@@ -98,6 +141,17 @@ void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
       ASSERT_EQ(Line, Want) << "at 0x" << std::hex << Addr;
       ASSERT_EQ(str(X.filePath(File)), str(dwarf_linesrc(L, nullptr, nullptr)))
           << "at 0x" << std::hex << Addr;
+      size_t K = rowHolding(Lines, NumLines, Addr);
+      bool End = true;
+      if (K < NumLines)
+        dwarf_lineendsequence(dwarf_onesrcline(Lines, K), &End);
+      const char *WantFile =
+          End ? dwarf_linesrc(L, nullptr, nullptr)
+              : dwarf_linesrc(dwarf_onesrcline(Lines, Merged[K]), nullptr,
+                              nullptr);
+      ++T.Merged;
+      ASSERT_EQ(str(X.filePath(X.valgrindFile(Addr, File))), str(WantFile))
+          << "merged, at 0x" << std::hex << Addr;
     }
   }
 }
@@ -105,9 +159,10 @@ void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
 Tally compareFile(const char *Path, unsigned Stride);
 
 void report(const char *Path, const Tally &T) {
-  printf("%s: %u units, %u indexed (%u DWARF 5), %lu lookups, %lu unknown\n",
+  printf("%s: %u units, %u indexed (%u DWARF 5), %lu lookups, %lu unknown, "
+         "%lu merged\n",
          Path, T.Units, T.Indexed, T.Version5, (unsigned long)T.Lookups,
-         (unsigned long)T.Unknown);
+         (unsigned long)T.Unknown, (unsigned long)T.Merged);
 }
 
 Tally compareFile(const char *Path, unsigned Stride) {
@@ -153,6 +208,7 @@ TEST(LineIndex, AnswersAsLibdwForThisBinary) {
   EXPECT_EQ(T.Indexed, T.Units);
   EXPECT_GE(T.Version5, 1u);
   EXPECT_GT(T.Lookups, 3000u);
+  EXPECT_GT(T.Merged, 3000u);
   // Only near the discarded COMDAT sections' sequences, at address 0.
   EXPECT_LT(T.Unknown, T.Lookups / 20);
 }
@@ -169,6 +225,7 @@ TEST(LineIndex, AnswersAsLibdwForGlibcsDebugFile) {
   EXPECT_GT(T.Indexed, T.Units * 9 / 10);
   EXPECT_EQ(T.Version5, T.Indexed);
   EXPECT_GT(T.Lookups, 100000u);
+  EXPECT_GT(T.Merged, 100000u);
   EXPECT_EQ(T.Unknown, 0u);
 }
 
