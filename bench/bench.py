@@ -139,9 +139,11 @@ def main(argv):
     builds.prepareInputs(ctx, built.get(("bzip2", "native"), (None,))[0])
 
     results = {}
+    roundTrips = {}
     for w in a.workloadList:
         log("workload %s" % w.name)
         results[w.name] = {}
+        before = measure.roundTripNs()
         nativeBin = built[(w.program, "native")][0]
         args = w.args(ctx)
         stdin = w.stdin(ctx) if w.stdin else None
@@ -157,6 +159,7 @@ def main(argv):
             results[w.name].update(measure.measureRounds(
                 [nativeBin] + args, [binary] + args, group, stdin, a.runs, a.warmup,
                 a.timeout, log))
+        roundTrips[w.name] = [before, measure.roundTripNs()]
 
     compared = []
     if correctness:
@@ -186,6 +189,7 @@ def main(argv):
                            if path is None],
         "seconds": round(time.time() - started, 1),
         "model": modelAlone(a.mscc),
+        "round_trip_ns": roundTrips,
     }
     os.makedirs(a.out, exist_ok=True)
     md = report.markdown(meta, a.workloadList, a.configList, results, compared)

@@ -141,25 +141,48 @@ VEX_CONFIG_NAMES = ["native", "massif", "vex", "massif-B", "vex-B", "massif-stac
 NS_RE = re.compile(r"ns_per_pair=([0-9.]+)")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_launcher = None
+
+
+_helpers = {}
+
+
+def _helper(name, flags=()):
+    """The helper program compiled from NAME.c in this directory on first
+    use, into a temporary directory removed when the harness exits; None
+    when no compiler builds it."""
+    if name not in _helpers:
+        where = tempfile.mkdtemp(prefix="msbench-%s-" % name)
+        atexit.register(shutil.rmtree, where, ignore_errors=True)
+        out = os.path.join(where, name)
+        _helpers[name] = None
+        for cc in ("cc", "gcc", "clang-19"):
+            if shutil.which(cc) and subprocess.call(
+                    [cc, "-O2", "-o", out, os.path.join(HERE, name + ".c")] +
+                    list(flags)) == 0:
+                _helpers[name] = out
+                break
+    return _helpers[name]
 
 
 def launcher():
-    """The launcher binary, compiled from launch.c on first use into a
-    temporary directory removed when the harness exits."""
-    global _launcher
-    if _launcher is None:
-        where = tempfile.mkdtemp(prefix="msbench-launch-")
-        atexit.register(shutil.rmtree, where, ignore_errors=True)
-        out = os.path.join(where, "launch")
-        for cc in ("cc", "gcc", "clang-19"):
-            if shutil.which(cc) and subprocess.call(
-                    [cc, "-O2", "-o", out, os.path.join(HERE, "launch.c")]) == 0:
-                _launcher = out
-                break
-        else:
-            raise RunFailed("cannot compile bench/harness/launch.c")
-    return _launcher
+    """The launcher binary, compiled from launch.c."""
+    path = _helper("launch")
+    if path is None:
+        raise RunFailed("cannot compile bench/harness/launch.c")
+    return path
+
+
+def roundTripNs():
+    """How long a cache line takes between two cores and back now
+    (roundtrip.c), in ns; None when it cannot be measured."""
+    path = _helper("roundtrip", ["-pthread"])
+    if path is None:
+        return None
+    try:
+        out = subprocess.run([path], capture_output=True, text=True, timeout=60)
+        return float(out.stdout.strip()) if out.returncode == 0 else None
+    except (subprocess.SubprocessError, ValueError):
+        return None
 
 
 @dataclass

@@ -111,6 +111,17 @@ def markdown(meta, workloads, configs, results, correctness):
     L.append("%s; %s; runs=%d (median), warm-up=%d, A/B alternated with native; "
              "%d CPUs; inputs: %s." % (meta["date"], meta["mode"], meta["runs"],
                                        meta["warmup"], meta["cpus"], meta["sizes"]))
+    trips = meta.get("round_trip_ns") or {}
+    if trips:
+        L.append("")
+        L.append("A cache line's round trip between the two cores "
+                 "(bench/harness/roundtrip.c), before and after each workload: " +
+                 ", ".join("%s %s/%s ns" % (w, _fmt(b, 0), _fmt(e, 0))
+                           for w, (b, e) in trips.items()) +
+                 ". On an otherwise idle machine, above about 300 ns the "
+                 "cores share no cache, and every configuration with the "
+                 "model's thread pays for it (docs/BENCHMARKS.md, Known "
+                 "limits).")
     L.append("")
     L.append("## Native baseline")
     L.append("")
