@@ -440,6 +440,7 @@ uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
     int64_t LastLine = 0; // of the last non-empty range before Fresh
     MergedRanges Merged;
     for (Row R; M.next(R);) {
+      ++MergedRowsDecoded;
       if (HavePrev && R.Addr != Prev.Addr) {
         if (!Fresh) {
           Fresh = HaveLast && (LastLine != Prev.Line || !LastWhole);

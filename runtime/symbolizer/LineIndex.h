@@ -127,6 +127,9 @@ public:
   }
   /// Rows the program has (for tests).
   uint64_t numRows() const { return NumRows; }
+  /// Rows valgrindFile has decoded so far (for tests: a few per call, not
+  /// a sequence's worth).
+  uint64_t mergedRowsDecoded() const { return MergedRowsDecoded; }
 
   /// Reads only the header of the program at offset Off of S.Line: its
   /// directories and files, for fileDirectory. False when it is refused.
@@ -172,6 +175,7 @@ private:
   ArenaVector<Sequence> Seqs;
   ArenaVector<Checkpoint> Points;
   uint64_t NumRows = 0;
+  mutable uint64_t MergedRowsDecoded = 0;
 };
 
 /// The line indexes of one Dwarf's large units, built on first use. A

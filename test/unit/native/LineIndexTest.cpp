@@ -154,6 +154,11 @@ void compareUnit(Dwarf_Die *Cu, const LineSections &S, unsigned Stride,
           << "merged, at 0x" << std::hex << Addr;
     }
   }
+  // Each answer decodes the rows from a checkpoint to the address (and
+  // rarely from the one before): not its sequence from the start.
+  uint64_t Lookups = (NumLines + Stride - 1) / Stride * 3;
+  EXPECT_LE(X.mergedRowsDecoded(), Lookups * 3 * LineIndex::CheckpointRows)
+      << "rows decoded for " << Lookups << " merged answers";
 }
 
 Tally compareFile(const char *Path, unsigned Stride);
