@@ -229,10 +229,10 @@ static MASSIF_PRESERVE_ALL inline void endProbe(ThreadState &T) {
     deliverPendingPreserving();
 }
 
-/// The hooks with the flag set. They save every register they use
-/// (preserve_all), as the probes' callers expect.
-extern "C" __attribute__((preserve_all, used)) void
-massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
+/// What the hooks do with the flag set, given the probed function's stack
+/// pointer and its caller's.
+MASSIF_PRESERVE_ALL __attribute__((always_inline)) inline void
+enterFrame(void *StackPointer, void *CallerStackPointer) {
   ThreadState &T = thisThread();
   if (!beginProbe(T))
     return;
@@ -253,8 +253,8 @@ massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
   endProbe(T);
 }
 
-extern "C" __attribute__((preserve_all, used)) void
-massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
+MASSIF_PRESERVE_ALL __attribute__((always_inline)) inline void
+leaveFrame(void *StackPointer, void *CallerStackPointer) {
   ThreadState &T = thisThread();
   if (!beginProbe(T))
     return;
@@ -270,6 +270,38 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
   }
   moveTo(P, Target);
   endProbe(T);
+}
+
+/// The hooks with the flag set. They save every register they use
+/// (preserve_all), as the probes' callers expect. The probe hooks of code
+/// built before sleds pass both stack pointers.
+extern "C" __attribute__((preserve_all, used)) void
+massifStackEnterSlow(void *StackPointer, void *CallerStackPointer) {
+  enterFrame(StackPointer, CallerStackPointer);
+}
+
+extern "C" __attribute__((preserve_all, used)) void
+massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
+  leaveFrame(StackPointer, CallerStackPointer);
+}
+
+/// A patched sled's hook jumps here, so the return address above this
+/// frame is the probed function's: its stack pointer lies above it, and
+/// its frame pointer, saved below it by this frame's prologue, is 16 below
+/// its caller's. The probed function may be a leaf, whose stack the ABI
+/// does not align: the prologue aligns it.
+#define MASSIF_SLED_FRAME(Body)                                                \
+  uintptr_t *Frame = (uintptr_t *)__builtin_frame_address(0);                  \
+  Body((void *)(Frame + 2), (void *)(Frame[0] + 16))
+
+extern "C" __attribute__((preserve_all, force_align_arg_pointer, used)) void
+massifStackSledEnter() {
+  MASSIF_SLED_FRAME(enterFrame);
+}
+
+extern "C" __attribute__((preserve_all, force_align_arg_pointer, used)) void
+massifStackSledLeave() {
+  MASSIF_SLED_FRAME(leaveFrame);
 }
 
 // The hooks themselves. They test the flag first: a sled patched for the
@@ -312,37 +344,11 @@ asm(R"(
 
   # What a patched sled calls (StackSleds.cpp): no arguments, the stack not
   # necessarily aligned (the probed function may be a leaf), every register
-  # but R11 and the flags to keep. The probed function's stack pointer is
-  # above the return address; its caller's, 16 above its frame pointer.
-  .macro massif_sled_hook Name, Slow
-  massif_hook_begin \Name
-  pushq %rdi
-  .cfi_adjust_cfa_offset 8
-  pushq %rsi
-  .cfi_adjust_cfa_offset 8
-  pushq %rbx
-  .cfi_adjust_cfa_offset 8
-  .cfi_offset %rbx, -32
-  leaq 32(%rsp), %rdi
-  leaq 16(%rbp), %rsi
-  movq %rsp, %rbx
-  .cfi_def_cfa_register %rbx
-  andq $-16, %rsp
-  call \Slow
-  movq %rbx, %rsp
-  .cfi_def_cfa_register %rsp
-  popq %rbx
-  .cfi_adjust_cfa_offset -8
-  popq %rsi
-  .cfi_adjust_cfa_offset -8
-  popq %rdi
-  .cfi_adjust_cfa_offset -8
-  ret
-  massif_hook_end \Name
-  .endm
-
-  massif_sled_hook __massif_stack_sled_enter, massifStackEnterSlow
-  massif_sled_hook __massif_stack_sled_leave, massifStackLeaveSlow
+  # but R11 and the flags to keep. The C++ hook it jumps to finds the
+  # stack pointers from its own frame, aligns the stack and saves what it
+  # uses.
+  massif_probe_hook __massif_stack_sled_enter, massifStackSledEnter
+  massif_probe_hook __massif_stack_sled_leave, massifStackSledLeave
 )");
 #else
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
