@@ -123,6 +123,16 @@ const char *stringAt(const uint8_t *Sec, size_t SecB, uint64_t Off) {
   return (const char *)Sec + Off;
 }
 
+/// Machine M at the row of checkpoint C (a LineIndex::Checkpoint), before
+/// the opcode after it.
+template <typename CheckpointT>
+void resumeAt(Machine &M, const uint8_t *Program, const CheckpointT &C) {
+  M.P = Program + C.Next;
+  M.Addr = C.Addr;
+  M.File = C.File;
+  M.Line = C.Line;
+}
+
 } // namespace
 
 bool symbolizer::findLineSections(Elf *E, LineSections &Out) {
@@ -403,6 +413,19 @@ uint64_t LineIndex::valgrindFile(uint64_t Addr, uint64_t File) const {
   return mergedFile(Seqs.Items[I - 1], Addr, File);
 }
 
+size_t LineIndex::checkpointsUpTo(const Sequence &S, uint64_t Addr) const {
+  const Checkpoint *CP = Points.Items + S.FirstCheckpoint;
+  size_t L = 0, Hi = S.NumCheckpoints;
+  while (L < Hi) {
+    size_t Mid = (L + Hi) / 2;
+    if (CP[Mid].Addr <= Addr)
+      L = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  return L;
+}
+
 uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
                                uint64_t File) const {
   // Valgrind's merging carries a range into the next only while they have
@@ -413,14 +436,7 @@ uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
   // sequence would. So the rows are decoded from the last checkpoint at
   // or below Addr, or from earlier ones while the run reaches past them.
   const Checkpoint *CP = Points.Items + S.FirstCheckpoint;
-  size_t L = 0, Hi = S.NumCheckpoints;
-  while (L < Hi) {
-    size_t Mid = (L + Hi) / 2;
-    if (CP[Mid].Addr <= Addr)
-      L = Mid + 1;
-    else
-      Hi = Mid;
-  }
+  size_t L = checkpointsUpTo(S, Addr);
   for (;; --L) {
     Machine M{&H, Program + S.Start, ProgramEnd, 0, 0, 0, false};
     M.reset();
@@ -428,10 +444,7 @@ uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
     bool HavePrev = false;
     if (L > 0) {
       const Checkpoint &C = CP[L - 1];
-      M.P = Program + C.Next;
-      M.Addr = C.Addr;
-      M.File = C.File;
-      M.Line = C.Line;
+      resumeAt(M, Program, C);
       Prev = Row{C.Addr, C.File, C.Line, false};
       HavePrev = true;
     }
@@ -486,20 +499,10 @@ LineIndex::Answer LineIndex::find(uint64_t Addr, uint64_t &File,
   bool Any = false;
   // Decode from its last checkpoint at or below Addr.
   const Checkpoint *CP = Points.Items + S.FirstCheckpoint;
-  size_t L = 0, Hi = S.NumCheckpoints;
-  while (L < Hi) {
-    size_t Mid = (L + Hi) / 2;
-    if (CP[Mid].Addr <= Addr)
-      L = Mid + 1;
-    else
-      Hi = Mid;
-  }
+  size_t L = checkpointsUpTo(S, Addr);
   if (L > 0) {
     const Checkpoint &C = CP[L - 1];
-    M.P = Program + C.Next;
-    M.Addr = C.Addr;
-    M.File = C.File;
-    M.Line = C.Line;
+    resumeAt(M, Program, C);
     File = C.File;
     Line = C.Line;
     Any = true;

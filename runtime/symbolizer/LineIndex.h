@@ -160,6 +160,8 @@ private:
     uint32_t FirstCheckpoint; ///< its checkpoints follow, in address order
     uint32_t NumCheckpoints;
   };
+  /// How many of S's checkpoints lie at or below Addr.
+  size_t checkpointsUpTo(const Sequence &S, uint64_t Addr) const;
   uint64_t mergedFile(const Sequence &S, uint64_t Addr, uint64_t File) const;
   bool readHeader(const LineSections &S, uint64_t Off, const char *CompDir);
   bool readNamesV4(ByteReader &R, const char *CompDir);
