@@ -459,8 +459,7 @@ uint64_t LineIndex::mergedFile(const Sequence &S, uint64_t Addr,
           Fresh = HaveLast && (LastLine != Prev.Line || !LastWhole);
           HaveLast = true;
           LastLine = Prev.Line;
-          LastWhole = R.Addr > Prev.Addr &&
-                      R.Addr - Prev.Addr <= MergedRanges::MaxRangeB;
+          LastWhole = MergedRanges::keptWhole(Prev.Addr, R.Addr);
         }
         if (Fresh)
           Merged.add(Prev.Addr, R.Addr, Prev.File, Prev.Line);

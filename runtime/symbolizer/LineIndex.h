@@ -75,11 +75,17 @@ struct MergedRanges {
   int64_t Line = 0;
   bool Any = false;
 
+  /// Whether the range is kept as it is; else (out of order, or too
+  /// large) as one byte, and no range after it merges into it. A range
+  /// after one of another line or one not kept whole starts afresh.
+  static bool keptWhole(uint64_t Lo, uint64_t Hi) {
+    return Hi > Lo && Hi - Lo <= MaxRangeB;
+  }
+
   void add(uint64_t Lo, uint64_t Hi, uint64_t F, int64_t L) {
     if (Hi == Lo)
       return; // empty: not kept
-    // Out of order, or too large: kept as one byte.
-    uint64_t B = Hi > Lo && Hi - Lo <= MaxRangeB ? Hi - Lo : 1;
+    uint64_t B = keptWhole(Lo, Hi) ? Hi - Lo : 1;
     if (Any && Line == L && Addr + SizeB == Lo && SizeB + B <= MaxRangeB) {
       SizeB += B;
       return;

@@ -343,8 +343,8 @@ struct UnitFiles {
           dwarf_lineaddr(dwarf_onesrcline(Lines, First), &FirstAt) != 0 ||
           dwarf_lineno(Before, &BeforeNo) != 0)
         break;
-      if (FirstAt != BeforeAt && (BeforeNo != Line || FirstAt < BeforeAt ||
-                                  FirstAt - BeforeAt > MergedRanges::MaxRangeB))
+      if (FirstAt != BeforeAt &&
+          (BeforeNo != Line || !MergedRanges::keptWhole(BeforeAt, FirstAt)))
         break;
       --First;
     }

@@ -147,13 +147,11 @@ struct Profile::Impl {
   MASSIF_ALWAYS_INLINE bool setRecord(uint32_t Id, uint64_t ReqB,
                                       uint64_t SlopB, uint32_t Entry) {
     Arena.ownerX(Id) = Entry;
+    forgetLarge(Id); // a block reallocated in place had one
     if (__builtin_expect(Arena.isDetached(Id), 0)) {
-      forgetLarge(Id);
       Arena.setDetachedOwnerBits(Id, ReqB < ReqEscape ? ReqB : ReqEscape);
       return ReqB < ReqEscape || Large.set(Id, ReqB);
     }
-    if (__builtin_expect(Arena.ownerHigh(Id) == SlopEscape, 0))
-      Large.erase(Id);
     Arena.setOwnerHigh(Id, uint32_t(SlopB < SlopEscape ? SlopB : SlopEscape));
     return SlopB < SlopEscape || Large.set(Id, SlopB);
   }

@@ -285,6 +285,7 @@ massifStackLeaveSlow(void *StackPointer, void *CallerStackPointer) {
   leaveFrame(StackPointer, CallerStackPointer);
 }
 
+#if defined(__x86_64__)
 /// A patched sled's hook jumps here, so the return address above this
 /// frame is the probed function's: its stack pointer lies above it, and
 /// its frame pointer, saved below it by this frame's prologue, is 16 below
@@ -303,6 +304,8 @@ extern "C" __attribute__((preserve_all, force_align_arg_pointer, used)) void
 massifStackSledLeave() {
   MASSIF_SLED_FRAME(leaveFrame);
 }
+#undef MASSIF_SLED_FRAME
+#endif
 
 // The hooks themselves. They test the flag first: a sled patched for the
 // process calls them in every thread, and code built before sleds at -O0
