@@ -86,19 +86,46 @@ struct Level {
   uint32_t Count;     ///< traces put in this level
 };
 
-/// Each frame is mixed on its own, with its position, and the results are
-/// summed: no frame waits for the one before (a chained hash costs a
-/// multiply's latency per frame), and the sum is mixed once at the end.
-uint64_t hashPcs(const uint64_t *Pcs, uint32_t NumPcs) {
-  uint64_t H = 0x9E3779B97F4A7C15ull * (NumPcs + 1);
-  for (uint32_t I = 0; I < NumPcs; ++I) {
-    uint64_t K = (Pcs[I] ^ (uint64_t(I) * 0xD6E8FEB86659FD93ull)) *
-                 0xC2B2AE3D27D4EB4Full;
-    H += K ^ (K >> 32);
+/// A multiplier for each frame's position: odd, from splitmix64.
+constexpr uint32_t NumMultipliers = 256;
+struct Multipliers {
+  uint64_t M[NumMultipliers];
+  constexpr Multipliers() : M() {
+    uint64_t X = 0;
+    for (uint32_t I = 0; I < NumMultipliers; ++I) {
+      uint64_t Z = (X += 0x9E3779B97F4A7C15ull);
+      Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+      M[I] = (Z ^ (Z >> 31)) | 1;
+    }
   }
+};
+constexpr Multipliers FrameMultipliers;
+static_assert(NumMultipliers >= 250, "a multiplier for every frame captured");
+
+/// Each frame times its position's multiplier, summed: one multiply per
+/// frame, none waiting for another (a chained hash costs a multiply's
+/// latency per frame), and the sum mixed once at the end. Frames past the
+/// table share its last multipliers. Not vectorised: without 64-bit vector
+/// multiplies a vector loop emulates each one in ten instructions.
+uint64_t hashPcs(const uint64_t *Pcs, uint32_t NumPcs) {
+  uint64_t A = 0x9E3779B97F4A7C15ull * (NumPcs + 1), B = 0;
+  uint32_t I = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
+  for (; I + 2 <= NumPcs; I += 2) {
+    uint32_t J = I < NumMultipliers - 2 ? I : NumMultipliers - 2;
+    A += Pcs[I] * FrameMultipliers.M[J];
+    B += Pcs[I + 1] * FrameMultipliers.M[J + 1];
+  }
+  if (I < NumPcs)
+    A += Pcs[I] *
+         FrameMultipliers.M[I < NumMultipliers ? I : NumMultipliers - 1];
+  uint64_t H = A + B;
   H ^= H >> 29;
   H *= 0xBF58476D1CE4E5B9ull;
-  return H ^ (H >> 32);
+  H ^= H >> 32;
+  H *= 0x94D049BB133111EBull;
+  return H ^ (H >> 29);
 }
 
 size_t nodeSizeB(uint32_t NumPcs) {
