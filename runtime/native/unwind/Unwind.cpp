@@ -349,7 +349,7 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 
 /// Whether the stack still holds every word T read (its addresses lie in
 /// the stack bounds, the same as when recorded).
-bool sameTail(const TailMemo &T) {
+__attribute__((noinline)) bool sameTail(const TailMemo &T) {
   // Two chains of loads and compares, which the processor overlaps.
   WordPair DiffA = {0, 0}, DiffB = {0, 0};
   uint32_t I = 0;
@@ -372,6 +372,40 @@ bool sameTail(const TailMemo &T) {
   return Diff == 0;
 }
 
+/// Whether T replays a capture from state R whose first N frames are
+/// stored already, up to Max frames: it was recorded from R, with the same
+/// end of the walk and the same rules, and the stack still holds what it
+/// read.
+bool replays(const TailMemo &T, const Regs &R, uintptr_t Stop, uint32_t N,
+             uint32_t Max) {
+  return T.Valid && T.Ip == R.Ip && T.Sp == R.Sp && T.Bp == R.Bp &&
+         T.Stop == Stop &&
+         (T.Cut ? N + T.NumFrames == Max : N + T.NumFrames <= Max) &&
+         T.Generation == ruleGeneration() && sameTail(T);
+}
+
+/// The tail memo of a capture from state R: the way of R's set that
+/// replays it (Hit), or else the way to record the walk over, the one the
+/// set used less recently.
+struct TailLookup {
+  TailMemo *T;
+  bool Hit;
+};
+MASSIF_ALWAYS_INLINE TailLookup lookupTail(CaptureCache &C, const Regs &R,
+                                           uintptr_t Stop, uint32_t N,
+                                           uint32_t Max) {
+  uint32_t Set = C.tailSet(R.Ip, R.Sp);
+  TailMemo *Ways = &C.tail(Set, 0);
+  for (uint32_t Way = 0; Way < TailWays; ++Way)
+    if (replays(Ways[Way], R, Stop, N, Max)) {
+      C.TailLast[Set] = (uint8_t)Way;
+      return TailLookup{&Ways[Way], true};
+    }
+  uint32_t Way = (C.TailLast[Set] + 1) % TailWays;
+  C.TailLast[Set] = (uint8_t)Way;
+  return TailLookup{&Ways[Way], false};
+}
+
 /// What a capture found: the frames, and the tail memo it replayed (Hit)
 /// or recorded; Memo is null when neither. With IdOnly, a replayed memo
 /// whose id is known for these first frames leaves the frames after them
@@ -384,7 +418,7 @@ struct CaptureResult {
 };
 
 CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
-                      bool IdOnly) {
+                      bool IdOnly, const TailLookup *Looked = nullptr) {
   CaptureResult Res = {0, nullptr, false, 0};
   if (Max == 0)
     return Res;
@@ -420,14 +454,17 @@ CaptureResult capture(const UnwindStart &Given, uint64_t *Pcs, uint32_t Max,
           __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0, 0))
     initModules();
 
-  // The rest of the stack as recorded from this state?
+  // The rest of the stack as recorded from this state? (Looked: the
+  // caller looked already, from this state with one frame stored.)
   uint32_t First = N;
   CaptureCache *Cache = threadCaptureCache();
-  TailMemo *T = Cache ? &Cache->tailFor(R.Ip, R.Sp) : nullptr;
-  if (T && T->Valid && T->Ip == R.Ip && T->Sp == R.Sp && T->Bp == R.Bp &&
-      T->Stop == Start.StopFrame &&
-      (T->Cut ? N + T->NumFrames == Max : N + T->NumFrames <= Max) &&
-      T->Generation == ruleGeneration() && sameTail(*T)) {
+  TailLookup Tail = {nullptr, false};
+  if (Looked)
+    Tail = *Looked;
+  else if (Cache)
+    Tail = lookupTail(*Cache, R, Start.StopFrame, N, Max);
+  TailMemo *T = Tail.T;
+  if (Tail.Hit) {
     Res.Memo = T;
     Res.Hit = true;
     const StackIdMemo &Ids = T->Ids;
@@ -552,36 +589,15 @@ uint32_t native::captureStack(const UnwindStart &Start, uint64_t *Pcs,
 
 namespace {
 
-/// The common case of captureStackId, kept small: the allocating call
-/// comes from the same call site at the same stack position as a recent
-/// capture whose id is known, and the stack still holds every word that
-/// capture's walk read. 0 otherwise (the capture then takes the long way,
-/// which finds the same when it applies).
-StackId replayedId(const UnwindStart &Start, uint32_t Max) {
-  const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
-  CaptureCache *C = threadArea().Cache;
-  if (!C || Start.ResumeFrame || !onStack(Start, Entry))
-    return 0;
-  uintptr_t Ip = Entry[1], Sp = (uintptr_t)Entry + 16, Bp = Entry[0];
-  const TailMemo &T = C->tailFor(Ip, Sp);
-  const StackIdMemo &Ids = T.Ids;
-  if (!T.Valid || !Ids.Id || T.Ip != Ip || T.Sp != Sp || T.Bp != Bp ||
-      T.Stop != Start.StopFrame || Ids.NumHead != 1 ||
-      Ids.Head[0] != Ip - 1 ||
-      (T.Cut ? 1 + T.NumFrames != Max : 1 + T.NumFrames > Max) ||
-      T.Generation != ruleGeneration() || !sameTail(T))
-    return 0;
-  return Ids.Id;
-}
-
-} // namespace
-
-StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
-                               uint32_t Max) {
-  if (StackId Id = replayedId(Start, Max))
-    return Id;
+/// captureStackId when no memo gives the id: the capture (Looked: the tail
+/// memo looked up already), then the interning. On its own, so that the
+/// common case does not set up these arrays.
+__attribute__((noinline)) StackId captureAndIntern(const UnwindStart &Start,
+                                                   StackDepot &Depot,
+                                                   uint32_t Max,
+                                                   const TailLookup *Looked) {
   uint64_t Pcs[MaxCapturedFrames], Kept[MaxCapturedFrames];
-  CaptureResult C = capture(Start, Pcs, Max, /*IdOnly=*/true);
+  CaptureResult C = capture(Start, Pcs, Max, /*IdOnly=*/true, Looked);
   if (C.Known)
     return C.Known;
   uint32_t NumHead = C.Memo ? C.N - C.Memo->NumFrames : 0;
@@ -591,6 +607,27 @@ StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
   if (C.Memo && NumHead <= 2)
     C.Memo->Ids = StackIdMemo{Id, NumHead, {Pcs[0], NumHead > 1 ? Pcs[1] : 0}};
   return Id;
+}
+
+} // namespace
+
+StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
+                               uint32_t Max) {
+  // The common case, kept short: the allocating call comes from the same
+  // call site at the same stack position as a recent capture whose id is
+  // known, and the stack still holds every word that capture's walk read.
+  // Otherwise the capture goes on from what was looked up.
+  const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
+  CaptureCache *Cache = threadArea().Cache;
+  if (!Cache || Start.ResumeFrame || Max == 0 || !onStack(Start, Entry) ||
+      __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0)
+    return captureAndIntern(Start, Depot, Max, nullptr);
+  Regs R = {Entry[1], (uintptr_t)Entry + 16, Entry[0], false};
+  TailLookup Tail = lookupTail(*Cache, R, Start.StopFrame, 1, Max);
+  const StackIdMemo &Ids = Tail.T->Ids;
+  if (Tail.Hit && Ids.Id && Ids.NumHead == 1 && Ids.Head[0] == R.Ip - 1)
+    return Ids.Id;
+  return captureAndIntern(Start, Depot, Max, &Tail);
 }
 
 void native::findStackBounds(uintptr_t &Lo, uintptr_t &Hi) {

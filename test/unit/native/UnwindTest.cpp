@@ -13,6 +13,7 @@
 
 #include "Unwind.h"
 
+#include "Arena.h"
 #include "FrameRules.h"
 #include "Modules.h"
 #include "SymbolizerClient.h"
@@ -20,11 +21,12 @@
 #include <gtest/gtest.h>
 
 #include <pthread.h>
+#include <set>
 #include <signal.h>
-#include <sys/resource.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -335,6 +337,46 @@ TEST(UnwindTest, CapturesReplayingMemosEqualFullWalks) {
     Deep += N > 8;
   }
   EXPECT_GT(Deep, 2000u);
+}
+
+TEST(UnwindTest, StackIdsOfReplayedAndWalkedCapturesAreTheWalksIds) {
+  // captureStackId looks a capture's state up once: a replayed memo gives
+  // its id, a memo that no longer replays is walked over. Each id must be
+  // the one the full walk's frames intern to. Two callers take turns
+  // calling one site at one depth, so both of a set's ways replay, and
+  // the chains also change as in CapturesReplayingMemosEqualFullWalks.
+  constexpr int NumRecords = 40;
+  alignas(16) static uintptr_t Words[2 * NumRecords + 2];
+  auto at = [](int I) { return (uintptr_t)&Words[2 * I]; };
+  uintptr_t Hi = (uintptr_t)(Words + 2 * NumRecords);
+  massif::StackDepot Depot;
+  Depot.init(arenaAllocator());
+  uint64_t Seed = 777;
+  auto next = [&Seed](uint32_t Below) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(Seed >> 33) % Below;
+  };
+  for (int I = 0; I < NumRecords; ++I) {
+    Words[2 * I] = I + 1 < NumRecords ? at(I + 1) : 0;
+    Words[2 * I + 1] = codeAddress(int(next(9)));
+  }
+  uint64_t Want[64];
+  std::set<StackId> Seen;
+  for (int Round = 0; Round < 20000; ++Round) {
+    int Entry = int(next(4)) * 3;
+    if (Round % 2 == 0) // the other caller, at the same depth
+      Words[2 * (Entry + 1) + 1] = codeAddress(Round % 4 == 0 ? 1 : 2);
+    if (next(8) == 0) // a frame further out returns, another is called
+      Words[2 * (Entry + 2 + int(next(NumRecords - Entry - 2))) + 1] =
+          codeAddress(int(next(9)));
+    UnwindStart Start = {(const void *)at(Entry), nullptr, at(Entry), Hi};
+    uint32_t Max = next(4) ? 38 : 1 + next(30);
+    StackId Id = captureStackId(Start, Depot, Max);
+    uint32_t WantN = referenceWalk(at(Entry), Hi, Want, Max);
+    ASSERT_EQ(Id, Depot.intern(Want, WantN)) << "round " << Round;
+    Seen.insert(Id);
+  }
+  EXPECT_GT(Seen.size(), 100u);
 }
 
 TEST(UnwindTest, WalksLongerThanAMemoHoldsAreWholeAndNotReplayed) {
