@@ -350,23 +350,25 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// Whether the stack still holds every word T read (its addresses lie in
 /// the stack bounds, the same as when recorded).
 __attribute__((noinline)) bool sameTail(const TailMemo &T) {
-  // Two chains of loads and compares, which the processor overlaps.
-  WordPair DiffA = {0, 0}, DiffB = {0, 0};
+  // Four chains of loads and compares, which the processor overlaps (a
+  // deep stack, lua's interpreter, compares 30 records a capture).
+  WordPair Diff0 = {0, 0}, Diff1 = {0, 0}, Diff2 = {0, 0}, Diff3 = {0, 0};
+  auto at = [&T](uint32_t I) {
+    WordPair V;
+    memcpy(&V, (const void *)T.PairAddr[I], sizeof(V));
+    return V ^ T.PairValue[I];
+  };
   uint32_t I = 0;
-  for (; I + 2 <= T.NumPairs; I += 2) {
-    WordPair A, B;
-    memcpy(&A, (const void *)T.PairAddr[I], sizeof(A));
-    memcpy(&B, (const void *)T.PairAddr[I + 1], sizeof(B));
-    DiffA |= A ^ T.PairValue[I];
-    DiffB |= B ^ T.PairValue[I + 1];
+  for (; I + 4 <= T.NumPairs; I += 4) {
+    Diff0 |= at(I);
+    Diff1 |= at(I + 1);
+    Diff2 |= at(I + 2);
+    Diff3 |= at(I + 3);
   }
-  if (I < T.NumPairs) {
-    WordPair A;
-    memcpy(&A, (const void *)T.PairAddr[I], sizeof(A));
-    DiffA |= A ^ T.PairValue[I];
-  }
-  DiffA |= DiffB;
-  uintptr_t Diff = DiffA[0] | DiffA[1];
+  for (; I < T.NumPairs; ++I)
+    Diff0 |= at(I);
+  Diff0 |= Diff1 | Diff2 | Diff3;
+  uintptr_t Diff = Diff0[0] | Diff0[1];
   for (uint32_t I = 0; I < T.NumSingles; ++I)
     Diff |= *(const uintptr_t *)T.SingleAddr[I] ^ T.SingleValue[I];
   return Diff == 0;
