@@ -212,7 +212,7 @@ bool active() {
 /// Applies one event. A settled free is marked for its ring's owner to
 /// release (settle); a parked block, rare, is released here once its
 /// allocation has come.
-void apply(Event &E) {
+MASSIF_ALWAYS_INLINE void apply(Event &E) {
   if (!active()) {
     // The profile is written: only the held memory still matters.
     if (E.Kind == EventFree)
@@ -253,15 +253,18 @@ void applyRealloc(const Event &E, uint64_t OldAddr) {
 /// How applyRing stopped.
 enum class Applied { All, Max, ForeignEvent };
 
-/// Applies R's events up to its published tail, at most Max of them (a
-/// realloc's two slots count as one). With ForApplier it stops before an
-/// event only a program thread may apply (EventFree: applying it may
-/// release a parked block to glibc). Model lock held.
-Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
+/// Applies R's events up to its published tail, from at most Max slots
+/// (a realloc's second slot is taken with its first, one past Max if need
+/// be). With ForApplier it stops before an event only a program thread may
+/// apply (EventFree: applying it may release a parked block to glibc).
+/// Model lock held.
+template <bool ForApplier> Applied applyRing(Ring &R, uint32_t Max) {
   uint32_t H = R.Head;
   uint32_t T = __atomic_load_n(&R.Tail, __ATOMIC_ACQUIRE);
   if (H == T)
     return Applied::All;
+  uint32_t End = T - H > Max ? H + Max : T;
+  Applied How = End == T ? Applied::All : Applied::Max;
   // Each event's time: with instructions, what the ring's thread had run
   // at the event plus what every other thread has run by now; with
   // milliseconds, the event's own reading; with bytes, the model's own
@@ -270,34 +273,30 @@ Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
   uint64_t Others = 0;
   if (Unit == TimeUnit::Instructions)
     Others = instructionsBesides(R.OwnerCounter);
-  Applied How = Applied::All;
-  uint32_t Count = 0;
   // In locals: the events applied could alias R's fields for all the
   // compiler knows, and each read of them would be one more per event.
   Event *Slots = R.Slots;
   const uint32_t Mask = R.Cap - 1;
   ApplyingRingEvent = Unit != TimeUnit::Bytes;
-  for (; H != T; ++H) {
+  // H runs up to End, or one past it after a realloc's two slots.
+  for (; int32_t(End - H) > 0; ++H) {
     Event &E = Slots[H & Mask];
-    if (Count == Max) {
-      How = Applied::Max;
-      break;
-    }
-    if (ForApplier && E.Kind == EventFree) {
+    uint8_t Kind = E.Kind;
+    if (ForApplier && Kind == EventFree) {
       How = Applied::ForeignEvent;
       break;
     }
-    if (E.Kind == EventRealloc && H + 1 == T)
-      break; // its second slot is not published yet
-    TheClock.OverrideTime =
-        Unit == TimeUnit::Instructions ? Others + E.Clock : E.Clock;
-    if (E.Kind == EventRealloc) {
+    TheClock.OverrideTime = Others + E.Clock;
+    if (__builtin_expect(Kind == EventRealloc, 0)) {
+      if (H + 1 == __atomic_load_n(&R.Tail, __ATOMIC_ACQUIRE)) {
+        How = Applied::All;
+        break; // its second slot is not published yet
+      }
       ++H;
       applyRealloc(E, Slots[H & Mask].Addr);
     } else {
       apply(E);
     }
-    ++Count;
     if ((H + 1) % HeadStep == 0)
       __atomic_store_n(&R.Head, H + 1, __ATOMIC_RELEASE);
   }
@@ -308,7 +307,7 @@ Applied applyRing(Ring &R, uint32_t Max = ~0u, bool ForApplier = false) {
 
 void applyEveryRing() {
   for (Ring *R = Rings; R; R = R->Next)
-    applyRing(*R);
+    applyRing<false>(*R, ~0u);
 }
 
 void unlinkRing(Ring *R) {
@@ -437,8 +436,14 @@ bool tryApplyEveryRing() {
 /// threads keep the lock busy the ring fills up; full, the thread waits
 /// for another to empty it or for the lock to be free, and then applies
 /// every ring itself. (Sleeping on the lock instead measured slower: the
-/// waiting threads left the cores idle.)
+/// waiting threads left the cores idle.) While the model's thread runs,
+/// the thread leaves the ring to it for SpinWaits pauses before it tries
+/// the lock: the one thread had applied a fifth of micro-d0's events
+/// itself, between the model's thread's batches, and with a faster model
+/// the share grew and the pairs ran 5% slower.
 constexpr uint32_t EagerStep = 128;
+/// Pauses a thread with a full ring spins before it yields its core.
+constexpr uint32_t SpinWaits = 1024;
 
 /// The rest of nextSlot, every EagerStep events and when the ring is full.
 __attribute__((noinline)) void makeRoom(Ring &R, uint32_t T) {
@@ -457,9 +462,15 @@ __attribute__((noinline)) void makeRoom(Ring &R, uint32_t T) {
   }
   for (uint32_t Wait = 0; T - R.Released == R.Cap; ++Wait) {
     settle(R); // another thread may have applied the ring meanwhile
-    if (T - R.Released < R.Cap || tryApplyEveryRing())
+    if (T - R.Released < R.Cap)
+      continue;
+    // The model's thread empties the ring: taken between its batches, the
+    // lock would move the model's data to this core and back.
+    bool LeaveToApplier =
+        Wait < SpinWaits && __atomic_load_n(&ApplierRunning, __ATOMIC_RELAXED);
+    if (!LeaveToApplier && tryApplyEveryRing())
       continue; // settled on the next check
-    if (Wait < 1024)
+    if (Wait < SpinWaits)
       __builtin_ia32_pause();
     else
       sched_yield();
@@ -572,7 +583,7 @@ void native::ringRealloc(void *Old, void *New, size_t ReqB, StackId Stack) {
 
 void native::applyOwnRingSlow() {
   Ring *R = ownRing();
-  applyRing(*R);
+  applyRing<false>(*R, ~0u);
   settle(*R);
 }
 
@@ -672,7 +683,7 @@ int native::applierBatch(uint32_t Max) {
   bool Foreign = false;
   for (Ring *R = Rings; R && !Foreign; R = R->Next) {
     uint32_t Before = R->Head;
-    Applied How = applyRing(*R, Max, /*ForApplier=*/true);
+    Applied How = applyRing</*ForApplier=*/true>(*R, Max);
     Count += (int)(R->Head - Before);
     Foreign = How == Applied::ForeignEvent;
   }
