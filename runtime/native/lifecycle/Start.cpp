@@ -64,7 +64,7 @@ uint64_t valgrindClientHeapBase() {
 uint64_t readInstructions() { return __massif_instructions_total(); }
 
 // The model's clocks; a ring event being applied has its own time.
-uint64_t nowMs(void *) { return eventClock(millisecondClock); }
+uint64_t nowMs(void *) { return eventClock<millisecondClock>(); }
 uint64_t nowInstructions(void *) {
   // One thread, never more: its counter is the clock, and no ring event is
   // being applied. Its readings only grow, so eventClock's floor, which
@@ -74,7 +74,7 @@ uint64_t nowInstructions(void *) {
     if (V != NoSingleThreadClock)
       return V;
   }
-  return eventClock(readInstructions);
+  return eventClock<readInstructions>();
 }
 
 bool writeToStdout(void *, const char *Data, size_t Len) {

@@ -99,18 +99,6 @@ struct Ring {
   alignas(64) Event Slots[]; ///< Cap of them
 };
 
-/// The model's clock, written at every event applied, by the model's
-/// thread too: on a cache line of its own, apart from what the program's
-/// threads read at every event. (With the variables the linker put after
-/// it on its line, __massif_main_frame among them, which every capture
-/// reads, each event applied took that line from the program's core.)
-struct alignas(64) ModelClock {
-  uint64_t OverrideTime; ///< the time of the ring event being applied
-  uint64_t LastTime;     ///< the last reading eventClock gave (never back)
-};
-static_assert(sizeof(ModelClock) == 64, "the clock fills its line");
-extern ModelClock TheClock __attribute__((visibility("hidden")));
-
 static size_t ringBytes(uint32_t Cap) {
   return sizeof(Ring) + Cap * sizeof(Event);
 }
@@ -689,15 +677,4 @@ int native::applierBatch(uint32_t Max) {
   }
   ModelLock::release();
   return Foreign ? -1 : Count;
-}
-
-
-
-
-uint64_t native::eventClock(uint64_t (*Read)()) {
-  uint64_t V = ApplyingRingEvent ? TheClock.OverrideTime : Read();
-  if (V < TheClock.LastTime)
-    V = TheClock.LastTime;
-  TheClock.LastTime = V;
-  return V;
 }
