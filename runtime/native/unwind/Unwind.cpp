@@ -348,7 +348,8 @@ __attribute__((noinline)) bool ruleRun(Regs &R, const Bounds &B,
 /// every time (UnwindMemo.h: TailMemo).
 
 /// Whether the stack still holds every word T read (its addresses lie in
-/// the stack bounds, the same as when recorded).
+/// the stack bounds, the same as when recorded). Out of line: inlined into
+/// the test of each of a set's ways, it made the common case longer.
 __attribute__((noinline)) bool sameTail(const TailMemo &T) {
   // Four records a step, their loads and compares independent of one
   // another (a deep stack, lua's interpreter, compares 18 records a
