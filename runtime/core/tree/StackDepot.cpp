@@ -101,7 +101,6 @@ struct Multipliers {
   }
 };
 constexpr Multipliers FrameMultipliers;
-static_assert(NumMultipliers >= 250, "a multiplier for every frame captured");
 
 /// Each frame times its position's multiplier, summed: one multiply per
 /// frame, none waiting for another (a chained hash costs a multiply's

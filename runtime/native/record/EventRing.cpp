@@ -257,7 +257,7 @@ template <bool ForApplier> Applied applyRing(Ring &R, uint32_t Max) {
   // at the event plus what every other thread has run by now; with
   // milliseconds, the event's own reading; with bytes, the model's own
   // (not read).
-  TimeUnit Unit = TheModel.Opts->TimeUnit;
+  TimeUnit Unit = R.Unit;
   uint64_t Others = 0;
   if (Unit == TimeUnit::Instructions)
     Others = instructionsBesides(R.OwnerCounter);

@@ -618,8 +618,7 @@ StackId native::captureStackId(const UnwindStart &Start, StackDepot &Depot,
   // Otherwise the capture goes on from what was looked up.
   const uintptr_t *Entry = (const uintptr_t *)Start.EntryFrame;
   CaptureCache *Cache = threadArea().Cache;
-  if (!Cache || Start.ResumeFrame || Max == 0 || !onStack(Start, Entry) ||
-      __atomic_load_n(&NumFramePointerRanges, __ATOMIC_ACQUIRE) == 0)
+  if (!Cache || Start.ResumeFrame || Max == 0 || !onStack(Start, Entry))
     return captureAndIntern(Start, Depot, Max, nullptr);
   Regs R = {Entry[1], (uintptr_t)Entry + 16, Entry[0], false};
   TailLookup Tail = lookupTail(*Cache, R, Start.StopFrame, 1, Max);
