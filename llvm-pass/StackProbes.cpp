@@ -23,12 +23,12 @@
 //     ; before each return: the same, with the leave slot
 //
 // Without --stacks=yes the no-ops stay; with it, the runtime patches each
-// into "call *slot(%rip)" before main (runtime/native/record/StackSleds.cpp). A
-// constructor per image registers the section (registerSleds). The runtime
+// into "call *slot(%rip)" before main (runtime/native/stacks/StackSleds.cpp).
+// A constructor per image registers the section (registerSleds). The runtime
 // keeps a shadow stack of the entries, so a leave finds the stack pointer
 // its function's caller had, even when the function was inlined after the
 // pass ran (LTO) or when frames were left without their leave (longjmp,
-// exceptions): see runtime/native/record/StackProbes.cpp.
+// exceptions): see runtime/native/stacks/StackProbes.cpp.
 //
 // Probes must not change the frames they measure. The sled clobbers only
 // R11 and the flags, as a preserve_all call does, so no value has to move

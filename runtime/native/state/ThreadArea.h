@@ -63,7 +63,7 @@ struct Ring;
 struct CaptureCache;
 struct CounterSlot;
 
-/// A thread's stack-probe state (record/StackProbes.cpp).
+/// A thread's stack-probe state (stacks/StackProbes.cpp).
 struct ProbeState {
   uintptr_t LastSP;    ///< the stack pointer of the last event (or the top)
   ShadowEntry *Shadow; ///< the frames entered and not yet left
@@ -91,7 +91,7 @@ struct ThreadArea {
   pid_t Tid;          ///< the thread that set those flags
 
   ThreadState Thread;     ///< State.h
-  ProbeState Probes;      ///< record/StackProbes.cpp
+  ProbeState Probes;      ///< stacks/StackProbes.cpp
   Ring *OwnRing;          ///< record/EventRing.cpp
   CaptureCache *Cache;    ///< unwind/UnwindMemo.cpp
   CounterSlot *Counter;   ///< record/Counters.cpp

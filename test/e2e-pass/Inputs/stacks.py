@@ -43,6 +43,7 @@ def main():
         ap.add_argument("--" + t, required=True)
     ap.add_argument("--opt", default="-O2")
     ap.add_argument("--slack", type=int, required=True)
+    ap.add_argument("--unit", default="B", help="--time-unit of both runs")
     ap.add_argument("workdir")
     ap.add_argument("sources", nargs="+")
     a = ap.parse_args()
@@ -51,13 +52,14 @@ def main():
         files = [os.path.abspath(f) for f in src.split("+")]
         name = "+".join(os.path.basename(f) for f in files)
         opts = shlex.split(a.opt)
-        work = os.path.join(os.path.abspath(a.workdir), name + a.opt.replace(" ", ""))
+        work = os.path.join(os.path.abspath(a.workdir),
+                            name + a.opt.replace(" ", "") + a.unit)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         run([a.mscc] + opts + files + ["-o", "native"], work)
         run([a.clang, "-g", "-gdwarf-4", "-fno-omit-frame-pointer",
              "-mno-omit-leaf-frame-pointer"] + opts + files + ["-o", "vg"], work)
-        opts = ["--stacks=yes", "--time-unit=B", "--massif-out-file="]
+        opts = ["--stacks=yes", "--time-unit=" + a.unit, "--massif-out-file="]
         env = dict(os.environ, MASSIF_OPTIONS=" ".join(opts) + "native.out")
         run(["./native"], work, env)
         run([a.valgrind, "-q", "--tool=massif"] + opts[:-1] +

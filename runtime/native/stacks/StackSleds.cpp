@@ -15,9 +15,9 @@
 // patched when the main thread's probes are turned on (before main, while
 // the process has one thread), or at once for an image registered after
 // that (from its constructor, inside dlopen, before any of its code
-// runs; each time it is loaded). The code is made writable for the patch and given back its
-// protection after. A sled whose bytes are not the expected no-op is left
-// alone.
+// runs; each time it is loaded). The code is made writable for the patch and
+// given back its protection after. A sled whose bytes are not the expected
+// no-op is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +91,7 @@ void patch(const Range &R) {
   size_t SpanB = ((Hi + PageB - 1) & ~(PageB - 1)) - First;
   // Writable and executable for the moment of the patch: the patching
   // code itself may share a page with sleds.
-  if (mprotect((void *)First, SpanB, PROT_READ | PROT_WRITE | PROT_EXEC) !=
-      0) {
+  if (mprotect((void *)First, SpanB, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
     static bool Warned = false;
     warnOnce(Warned, "massif: warning: --stacks=yes: the stack probes' code "
                      "could not be made writable to turn them on (mprotect "

@@ -11,7 +11,9 @@
 // in every other thread before its start routine (Threads.cpp). Code built
 // by the pass before sleds tests the flag itself and calls
 // __massif_stack_enter and _leave with both stack pointers; those hooks
-// stay.
+// stay. With --time-unit=i the flag is ProbesOnWithFastPaths, and the
+// sleds' hooks (ProbeHooks.cpp) try their common paths in assembly
+// before the C++ hooks here.
 //
 // Each thread remembers the stack pointer of its last event. A lower one is
 // growth: Massif adds it and attempts a Normal snapshot. A higher one is a
@@ -53,6 +55,7 @@
 #include "EventRing.h"
 #include "Messages.h"
 #include "OutFile.h"
+#include "ProbeHooks.h"
 #include "Record.h"
 #include "StackSleds.h"
 #include "State.h"
@@ -68,28 +71,15 @@ using namespace massif::native;
 
 extern "C" {
 // The marker every probed module defines (llvm-pass/RuntimeSymbols.cpp).
-extern const char StackProbesLinkedMarker __asm__(
-    MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL)
-    __attribute__((weak, visibility("default")));
+extern const char
+    StackProbesLinkedMarker __asm__(MASSIF_ABI_STACK_PROBES_LINKED_SYMBOL)
+        __attribute__((weak, visibility("default")));
 }
 
-namespace {
-
-/// Valgrind's default --max-stackframe.
-constexpr uint64_t MaxStackFrameB = 2000000;
-
-} // namespace
-
-struct massif::native::ShadowEntry {
-  uintptr_t CallerSP; ///< the stack pointer before the frame
-  uintptr_t OwnSP;    ///< the function's, after its prologue
-};
+StackHot *native::ProbeHot = nullptr;
 
 namespace {
 
-/// Entries per thread: 1 MiB of address space, touched only as deep as the
-/// thread goes.
-constexpr uint32_t ShadowCap = 1 << 16;
 constexpr size_t ShadowB = ShadowCap * sizeof(ShadowEntry);
 
 /// The calling thread's probe state (ThreadArea.h).
@@ -102,9 +92,6 @@ __attribute__((always_inline)) inline ProbeState &ownProbes() {
 /// one thread; the millisecond clock always takes the locked path.
 enum class ProbeClockKind : uint8_t { Locked, Bytes, Instructions };
 ProbeClockKind ProbeClock = ProbeClockKind::Locked;
-
-/// The model's totals and thresholds (Profile::stackHot).
-StackHot *ProbeHot = nullptr;
 
 pthread_key_t ShadowKey;
 pthread_once_t ShadowKeyOnce = PTHREAD_ONCE_INIT;
@@ -150,7 +137,9 @@ void startProbes(uintptr_t TopSP) {
     return;
   P.LastSP = TopSP;
   P.Depth = 0;
-  threadArea().StackProbesOn = 1;
+  threadArea().StackProbesOn = ProbeClock == ProbeClockKind::Instructions
+                                   ? ProbesOnWithFastPaths
+                                   : ProbesOn;
 }
 
 /// The change of the stack the hook could not apply itself: once the
@@ -305,66 +294,7 @@ massifStackSledLeave() {
   MASSIF_SLED_FRAME(leaveFrame);
 }
 #undef MASSIF_SLED_FRAME
-#endif
 
-// The hooks themselves. They test the flag first: a sled patched for the
-// process calls them in every thread, and code built before sleds at -O0
-// called them every time. Written in assembly because the
-// compiler saves every register of a preserve_all function before its
-// first test; R11 is the one register preserve_all callers give up.
-#if defined(__x86_64__)
-static_assert(MASSIF_ABI_STACK_PROBES_FLAG_OFFSET == 0x88,
-              "the hooks test the flag at %fs:0x88");
-asm(R"(
-  # Every hook starts with the flag's test and returns at once when the
-  # flag is clear.
-  .macro massif_hook_begin Name
-  .text
-  .globl \Name
-  .type \Name, @function
-  .p2align 4
-\Name:
-  .cfi_startproc
-  cmpb $0, %fs:0x88
-  jne 1f
-  ret
-1:
-  .endm
-
-  .macro massif_hook_end Name
-  .cfi_endproc
-  .size \Name, .-\Name
-  .endm
-
-  .macro massif_probe_hook Name, Slow
-  massif_hook_begin \Name
-  jmp \Slow
-  massif_hook_end \Name
-  .endm
-
-  massif_probe_hook __massif_stack_enter, massifStackEnterSlow
-  massif_probe_hook __massif_stack_leave, massifStackLeaveSlow
-
-  # What a patched sled calls (StackSleds.cpp): no arguments, the stack not
-  # necessarily aligned (the probed function may be a leaf), every register
-  # but R11 and the flags to keep. The C++ hook it jumps to finds the
-  # stack pointers from its own frame, aligns the stack and saves what it
-  # uses.
-  massif_probe_hook __massif_stack_sled_enter, massifStackSledEnter
-  massif_probe_hook __massif_stack_sled_leave, massifStackSledLeave
-)");
-#else
-extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
-__massif_stack_enter(void *StackPointer, void *CallerStackPointer) {
-  if (threadArea().StackProbesOn)
-    massifStackEnterSlow(StackPointer, CallerStackPointer);
-}
-
-extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
-__massif_stack_leave(void *StackPointer, void *CallerStackPointer) {
-  if (threadArea().StackProbesOn)
-    massifStackLeaveSlow(StackPointer, CallerStackPointer);
-}
 #endif
 
 // After the runtime's start-up (priority 101 constructors run first) and
@@ -379,9 +309,10 @@ __attribute__((constructor(102))) static void startMainThreadProbes() {
   if (!On)
     return;
   if (!Linked) {
-    writeLine(warningFd(), "massif: warning: --stacks=yes requires stack probes, and "
-                 "no code of this program was built with them (mscc builds "
-                 "with them); stack sizes stay 0");
+    writeLine(warningFd(),
+              "massif: warning: --stacks=yes requires stack probes, and "
+              "no code of this program was built with them (mscc builds "
+              "with them); stack sizes stay 0");
     return;
   }
   enableStackSleds();
