@@ -4,15 +4,14 @@
 //
 // What a probe calls: the hooks test the thread's flag and return at once
 // when it is clear. Otherwise they go to the C++ hooks (StackProbes.cpp),
-// except that with --time-unit=i (the flag is ProbesOnWithFastPaths) a
-// patched sled's hook tries a common path here first. These paths take
-// the common case in four registers: the process has one thread, the
-// shadow's top entry is not stale, and the change takes no snapshot. There
-// they do exactly what the C++ hooks (enterFrame, leaveFrame) do: the
-// shadow entry, LastSP, and tryStackDelta's totals. In any other case they
-// change nothing and jump to the C++ hook, which does the whole event. The
-// C++ hooks save nine registers and take about 83 instructions a probe;
-// these take about 50.
+// except that with --time-unit=i or B a patched sled's hook tries a common
+// path here first, one per clock. These paths take the common case in four
+// registers: the process has one thread, the shadow's top entry is not
+// stale, and the change takes no snapshot. There they do exactly what the
+// C++ hooks (enterFrame, leaveFrame) do: the shadow entry, LastSP, and
+// tryStackDelta's totals. In any other case they change nothing and jump
+// to the C++ hook, which does the whole event. The C++ hooks save nine
+// registers and take about 83 instructions a probe; these about 60.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,24 +70,27 @@ asm(R"(
   # necessarily aligned (the probed function may be a leaf), every register
   # but R11 and the flags to keep. With the flag at 1 it jumps to the C++
   # hook, which finds the stack pointers from its own frame, aligns the
-  # stack and saves what it uses; at 2, to the common paths in assembly
-  # (below), which come back to the C++ hook for the rest.
-  .macro massif_sled_hook Name, Fast, Slow
+  # stack and saves what it uses; at 2 and 3, to the common paths in
+  # assembly (below) of the instruction and the byte clock, which come
+  # back to the C++ hook for the rest. The default clock's test is first.
+  .macro massif_sled_hook Name, FastI, FastB, Slow
   .text
   .globl \Name
   .type \Name, @function
   .p2align 4
 \Name:
   .cfi_startproc
-  cmpb $1, %fs:0x88
-  ja \Fast
-  je \Slow
+  cmpb $2, %fs:0x88
+  je \FastI
+  ja \FastB
+  cmpb $0, %fs:0x88
+  jne \Slow
   ret
   massif_hook_end \Name
   .endm
 
-  massif_sled_hook __massif_stack_sled_enter, massifStackSledEnterFast, massifStackSledEnter
-  massif_sled_hook __massif_stack_sled_leave, massifStackSledLeaveFast, massifStackSledLeave
+  massif_sled_hook __massif_stack_sled_enter, massifStackSledEnterFast, massifStackSledEnterFastB, massifStackSledEnter
+  massif_sled_hook __massif_stack_sled_leave, massifStackSledLeaveFast, massifStackSledLeaveFastB, massifStackSledLeave
 )");
 #else
 extern "C" MASSIF_EXPORT MASSIF_ABI_PRESERVE_ALL void
@@ -162,25 +164,35 @@ static_assert(sizeof(ProbeState::Depth) == 4 && sizeof(TheState) == 4 &&
 // Whether the model may take the change here, as moveTo asks: to 1 (no
 // model) when the runtime is not active, or StackHot (then in %r11) does
 // not count stacks yet; to 9 (the C++ hook) when the process has threads
-// or this thread no counter.
-#define MASSIF_FAST_MODEL_GATE                                                 \
+// or, with \p CounterTest, this thread has no counter.
+// clang-format off
+#define MASSIF_FAST_MODEL_GATE(CounterTest)                                    \
   "cmpl %[active], %c[state](%%rip)\n\t"                                       \
   "jne 1f\n\t"                                                                 \
   "movq __libc_single_threaded@GOTPCREL(%%rip), %%r11\n\t"                     \
   "cmpb $0, (%%r11)\n\t"                                                       \
-  "je 9f\n\t"                                                                  \
-  "cmpq $0, %%fs:%c[counter]\n\t"                                              \
-  "je 9f\n\t"                                                                  \
+  "je 9f\n\t" CounterTest                                                      \
   "movq %c[hot](%%rip), %%r11\n\t"                                             \
   "cmpb $0, %c[counts](%%r11)\n\t"                                             \
   "je 1f\n\t"
+// clang-format on
+#define MASSIF_FAST_HAS_COUNTER                                                \
+  "cmpq $0, %%fs:%c[counter]\n\t"                                              \
+  "je 9f\n\t"
 
-// To 9 when a Normal snapshot is due: the clock (this thread's counter and
-// the exited threads') has reached EarliestNext. Uses \p Reg.
-#define MASSIF_FAST_CLOCK_GATE(Reg)                                            \
+// To 9 when a Normal snapshot is due: the time after the change (in %rdx,
+// the bytes it moved the stack by) has reached EarliestNext. Uses \p Reg.
+// The instruction clock is this thread's counter and the exited
+// threads'; the byte clock, TimeB.
+#define MASSIF_FAST_INSTRUCTIONS_DUE(Reg)                                      \
   "movq %%fs:%c[instr], " Reg "\n\t"                                           \
   "addq %c[exited](%%rip), " Reg "\n\t"                                        \
   "subq %c[base](%%r11), " Reg "\n\t"                                          \
+  "cmpq %c[next](%%r11), " Reg "\n\t"                                          \
+  "jge 9f\n\t"
+#define MASSIF_FAST_BYTES_DUE(Reg)                                             \
+  "movq %c[timeb](%%r11), " Reg "\n\t"                                         \
+  "addq %%rdx, " Reg "\n\t"                                                    \
   "cmpq %c[next](%%r11), " Reg "\n\t"                                          \
   "jge 9f\n\t"
 
@@ -201,97 +213,115 @@ static_assert(sizeof(ProbeState::Depth) == 4 && sizeof(TheState) == 4 &&
   ".cfi_restore_state\n"                                                       \
   "9:\n\t" MASSIF_FAST_RESTORE "jmp " Slow
 
-// clang-format off: one instruction a line
-extern "C" __attribute__((naked, used)) void massifStackSledEnterFast() {
-  asm(MASSIF_FAST_BEGIN("massifStackSledEnter")
-      // The caller's pointer is the last event's when that lies between.
-      "movq %%fs:%c[last], %%rdx\n\t"
-      "cmpq %%rax, %%rdx\n\t"
-      "jb 2f\n\t"
-      "cmpq %%rcx, %%rdx\n\t"
-      "cmovbq %%rdx, %%rcx\n"
-      "2:\n\t"
-      // The entry goes above the top, which must not be stale, and is
-      // counted at the end.
-      "movq %%fs:%c[shadow], %%r11\n\t"
-      "testq %%r11, %%r11\n\t"
-      "je 9f\n\t"
-      "movl %%fs:%c[depth], %%r8d\n\t"
-      "shlq $4, %%r8\n\t"
-      "je 3f\n\t"
-      "cmpq %%rax, -8(%%r11,%%r8)\n\t"
-      "jb 9f\n"
-      "3:\n\t"
-      "cmpq %[capb], %%r8\n\t"
-      "jae 9f\n\t"
-      "movq %%rcx, (%%r11,%%r8)\n\t"
-      "movq %%rax, 8(%%r11,%%r8)\n\t"
-      // Growth of at most --max-stackframe: the totals, unless a Normal
-      // snapshot is due. A shrink is the C++ hook's.
-      "subq %%rax, %%rdx\n\t"
-      "je 1f\n\t"
-      "jb 9f\n\t"
-      "cmpq %[max], %%rdx\n\t"
-      "ja 1f\n\t" MASSIF_FAST_MODEL_GATE MASSIF_FAST_CLOCK_GATE(
-          "%%r8") "addq %%rdx, %c[stacks](%%r11)\n\t"
-                  "addq %%rdx, %c[timeb](%%r11)\n\t"
-                  "incq %c[allocs](%%r11)\n\t"
-                  "incq %c[skipped](%%r11)\n"
-                  "1:\n\t"
-                  "movq %%rax, %%fs:%c[last]\n\t"
-                  "incl %%fs:%c[depth]\n\t" MASSIF_FAST_END(
-                      "massifStackSledEnter")
-      :
-      : MASSIF_FAST_OPERANDS);
-}
+// An enter, given the clock's gate (Due) and what the model's gate tests.
+// clang-format off
+#define MASSIF_FAST_ENTER(Name, CounterTest, Due)                              \
+  extern "C" __attribute__((naked, used)) void Name() {                        \
+    asm(MASSIF_FAST_BEGIN("massifStackSledEnter")                              \
+        /* The caller's pointer is the last event's when that lies          */ \
+        /* between.                                                          */ \
+        "movq %%fs:%c[last], %%rdx\n\t"                                        \
+        "cmpq %%rax, %%rdx\n\t"                                                \
+        "jb 2f\n\t"                                                            \
+        "cmpq %%rcx, %%rdx\n\t"                                                \
+        "cmovbq %%rdx, %%rcx\n"                                                \
+        "2:\n\t"                                                               \
+        /* The entry goes above the top, which must not be stale, and is    */ \
+        /* counted at the end.                                               */ \
+        "movq %%fs:%c[shadow], %%r11\n\t"                                      \
+        "testq %%r11, %%r11\n\t"                                               \
+        "je 9f\n\t"                                                            \
+        "movl %%fs:%c[depth], %%r8d\n\t"                                       \
+        "shlq $4, %%r8\n\t"                                                    \
+        "je 3f\n\t"                                                            \
+        "cmpq %%rax, -8(%%r11,%%r8)\n\t"                                       \
+        "jb 9f\n"                                                              \
+        "3:\n\t"                                                               \
+        "cmpq %[capb], %%r8\n\t"                                               \
+        "jae 9f\n\t"                                                           \
+        "movq %%rcx, (%%r11,%%r8)\n\t"                                         \
+        "movq %%rax, 8(%%r11,%%r8)\n\t"                                        \
+        /* Growth of at most --max-stackframe: the totals, unless a Normal  */ \
+        /* snapshot is due. A shrink is the C++ hook's.                      */ \
+        "subq %%rax, %%rdx\n\t"                                                \
+        "je 1f\n\t"                                                            \
+        "jb 9f\n\t"                                                            \
+        "cmpq %[max], %%rdx\n\t"                                               \
+        "ja 1f\n\t"                                                            \
+        MASSIF_FAST_MODEL_GATE(CounterTest)                                    \
+        Due("%%r8")                                                            \
+        "addq %%rdx, %c[stacks](%%r11)\n\t"                                    \
+        "addq %%rdx, %c[timeb](%%r11)\n\t"                                     \
+        "incq %c[allocs](%%r11)\n\t"                                           \
+        "incq %c[skipped](%%r11)\n"                                            \
+        "1:\n\t"                                                               \
+        "movq %%rax, %%fs:%c[last]\n\t"                                        \
+        "incl %%fs:%c[depth]\n\t"                                              \
+        MASSIF_FAST_END("massifStackSledEnter")                                \
+        :                                                                      \
+        : MASSIF_FAST_OPERANDS);                                               \
+  }
 
-extern "C" __attribute__((naked, used)) void massifStackSledLeaveFast() {
-  asm(MASSIF_FAST_BEGIN("massifStackSledLeave")
-      // The top entry, unless stale, is popped at the end (%r8 not 0): back
-      // to the lower of its caller's pointer and the computed one.
-      "movq %%fs:%c[shadow], %%r11\n\t"
-      "testq %%r11, %%r11\n\t"
-      "je 9f\n\t"
-      "movl %%fs:%c[depth], %%r8d\n\t"
-      "shlq $4, %%r8\n\t"
-      "je 2f\n\t"
-      "cmpq %%rax, -8(%%r11,%%r8)\n\t"
-      "jb 9f\n\t"
-      "movq -16(%%r11,%%r8), %%rdx\n\t"
-      "cmpq %%rcx, %%rdx\n\t"
-      "cmovbq %%rdx, %%rcx\n"
-      "2:\n\t"
-      // A shrink of at most --max-stackframe: the totals, unless a Peak or
-      // a Normal snapshot is due. Growth is the C++ hook's.
-      "movq %%fs:%c[last], %%rdx\n\t"
-      "subq %%rcx, %%rdx\n\t"
-      "je 1f\n\t"
-      "jnb 9f\n\t"
-      "negq %%rdx\n\t"
-      "cmpq %[max], %%rdx\n\t"
-      "ja 1f\n\t" MASSIF_FAST_MODEL_GATE "movq %c[heap](%%r11), %%rax\n\t"
-      "addq %c[extra](%%r11), %%rax\n\t"
-      "addq %c[stacks](%%r11), %%rax\n\t"
-      "cmpq %c[peak](%%r11), %%rax\n\t"
-      "ja 9f\n\t" MASSIF_FAST_CLOCK_GATE(
-          "%%rax") "movq %c[stacks](%%r11), %%rax\n\t"
-                   "subq %%rdx, %%rax\n\t"
-                   "jae 4f\n\t"
-                   "xorl %%eax, %%eax\n"
-                   "4:\n\t"
-                   "movq %%rax, %c[stacks](%%r11)\n\t"
-                   "addq %%rdx, %c[timeb](%%r11)\n\t"
-                   "incq %c[skipped](%%r11)\n"
-                   "1:\n\t"
-                   "movq %%rcx, %%fs:%c[last]\n\t"
-                   "testq %%r8, %%r8\n\t"
-                   "je 5f\n\t"
-                   "decl %%fs:%c[depth]\n"
-                   "5:\n\t" MASSIF_FAST_END("massifStackSledLeave")
-      :
-      : MASSIF_FAST_OPERANDS);
-}
+// A leave, the same way.
+#define MASSIF_FAST_LEAVE(Name, CounterTest, Due)                              \
+  extern "C" __attribute__((naked, used)) void Name() {                        \
+    asm(MASSIF_FAST_BEGIN("massifStackSledLeave")                              \
+        /* The top entry, unless stale, is popped at the end (%r8 not 0):   */ \
+        /* back to the lower of its caller's pointer and the computed one.  */ \
+        "movq %%fs:%c[shadow], %%r11\n\t"                                      \
+        "testq %%r11, %%r11\n\t"                                               \
+        "je 9f\n\t"                                                            \
+        "movl %%fs:%c[depth], %%r8d\n\t"                                       \
+        "shlq $4, %%r8\n\t"                                                    \
+        "je 2f\n\t"                                                            \
+        "cmpq %%rax, -8(%%r11,%%r8)\n\t"                                       \
+        "jb 9f\n\t"                                                            \
+        "movq -16(%%r11,%%r8), %%rdx\n\t"                                      \
+        "cmpq %%rcx, %%rdx\n\t"                                                \
+        "cmovbq %%rdx, %%rcx\n"                                                \
+        "2:\n\t"                                                               \
+        /* A shrink of at most --max-stackframe: the totals, unless a Peak  */ \
+        /* or a Normal snapshot is due. Growth is the C++ hook's.            */ \
+        "movq %%fs:%c[last], %%rdx\n\t"                                        \
+        "subq %%rcx, %%rdx\n\t"                                                \
+        "je 1f\n\t"                                                            \
+        "jnb 9f\n\t"                                                           \
+        "negq %%rdx\n\t"                                                       \
+        "cmpq %[max], %%rdx\n\t"                                               \
+        "ja 1f\n\t"                                                            \
+        MASSIF_FAST_MODEL_GATE(CounterTest)                                    \
+        "movq %c[heap](%%r11), %%rax\n\t"                                      \
+        "addq %c[extra](%%r11), %%rax\n\t"                                     \
+        "addq %c[stacks](%%r11), %%rax\n\t"                                    \
+        "cmpq %c[peak](%%r11), %%rax\n\t"                                      \
+        "ja 9f\n\t"                                                            \
+        Due("%%rax")                                                           \
+        "movq %c[stacks](%%r11), %%rax\n\t"                                    \
+        "subq %%rdx, %%rax\n\t"                                                \
+        "jae 4f\n\t"                                                           \
+        "xorl %%eax, %%eax\n"                                                  \
+        "4:\n\t"                                                               \
+        "movq %%rax, %c[stacks](%%r11)\n\t"                                    \
+        "addq %%rdx, %c[timeb](%%r11)\n\t"                                     \
+        "incq %c[skipped](%%r11)\n"                                            \
+        "1:\n\t"                                                               \
+        "movq %%rcx, %%fs:%c[last]\n\t"                                        \
+        "testq %%r8, %%r8\n\t"                                                 \
+        "je 5f\n\t"                                                            \
+        "decl %%fs:%c[depth]\n"                                                \
+        "5:\n\t"                                                               \
+        MASSIF_FAST_END("massifStackSledLeave")                                \
+        :                                                                      \
+        : MASSIF_FAST_OPERANDS);                                               \
+  }
 // clang-format on
+
+MASSIF_FAST_ENTER(massifStackSledEnterFast, MASSIF_FAST_HAS_COUNTER,
+                  MASSIF_FAST_INSTRUCTIONS_DUE)
+MASSIF_FAST_LEAVE(massifStackSledLeaveFast, MASSIF_FAST_HAS_COUNTER,
+                  MASSIF_FAST_INSTRUCTIONS_DUE)
+MASSIF_FAST_ENTER(massifStackSledEnterFastB, "", MASSIF_FAST_BYTES_DUE)
+MASSIF_FAST_LEAVE(massifStackSledLeaveFastB, "", MASSIF_FAST_BYTES_DUE)
 
 /// Where a fast path that found a fatal signal pending goes, in place of
 /// its return: delivers it.
@@ -302,8 +332,12 @@ massifStackSledPending() {
 #undef MASSIF_FAST_OPERANDS
 #undef MASSIF_FAST_BEGIN
 #undef MASSIF_FAST_MODEL_GATE
-#undef MASSIF_FAST_CLOCK_GATE
+#undef MASSIF_FAST_HAS_COUNTER
+#undef MASSIF_FAST_INSTRUCTIONS_DUE
+#undef MASSIF_FAST_BYTES_DUE
 #undef MASSIF_FAST_RESTORE
 #undef MASSIF_FAST_END
+#undef MASSIF_FAST_ENTER
+#undef MASSIF_FAST_LEAVE
 
 #endif // __x86_64__

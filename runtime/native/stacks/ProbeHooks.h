@@ -36,9 +36,11 @@ constexpr uint32_t ShadowCap = 1 << 16;
 constexpr uint64_t MaxStackFrameB = 2000000;
 
 /// The values of a thread's flag (ThreadArea::StackProbesOn) with the
-/// probes on. With the instruction clock, the one they read, the sleds'
-/// hooks try the common paths in assembly first.
-constexpr unsigned char ProbesOn = 1, ProbesOnWithFastPaths = 2;
+/// probes on. With the instruction or the byte clock, the sleds' hooks try
+/// the common paths in assembly that read that clock first; with the
+/// millisecond clock they go to the C++ hooks.
+constexpr unsigned char ProbesOn = 1, ProbesOnInstructions = 2,
+                        ProbesOnBytes = 3;
 
 /// The model's totals and thresholds (Profile::stackHot), once the probes
 /// started.

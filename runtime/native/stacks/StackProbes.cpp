@@ -11,9 +11,8 @@
 // in every other thread before its start routine (Threads.cpp). Code built
 // by the pass before sleds tests the flag itself and calls
 // __massif_stack_enter and _leave with both stack pointers; those hooks
-// stay. With --time-unit=i the flag is ProbesOnWithFastPaths, and the
-// sleds' hooks (ProbeHooks.cpp) try their common paths in assembly
-// before the C++ hooks here.
+// stay. With --time-unit=i or B the sleds' hooks (ProbeHooks.cpp) try
+// their common paths in assembly before the C++ hooks here.
 //
 // Each thread remembers the stack pointer of its last event. A lower one is
 // growth: Massif adds it and attempts a Normal snapshot. A higher one is a
@@ -137,9 +136,10 @@ void startProbes(uintptr_t TopSP) {
     return;
   P.LastSP = TopSP;
   P.Depth = 0;
-  threadArea().StackProbesOn = ProbeClock == ProbeClockKind::Instructions
-                                   ? ProbesOnWithFastPaths
-                                   : ProbesOn;
+  threadArea().StackProbesOn =
+      ProbeClock == ProbeClockKind::Instructions ? ProbesOnInstructions
+      : ProbeClock == ProbeClockKind::Bytes      ? ProbesOnBytes
+                                                 : ProbesOn;
 }
 
 /// The change of the stack the hook could not apply itself: once the
