@@ -1,33 +1,40 @@
-// The model's thread (runtime/native/record/Applier.h): with
-// MASSIF_MODEL_THREAD=yes it applies the program's events from the first
-// one, with =no never, by default once the program has made 16,384. The
-// profiles are the same either way, byte for byte: mallocs, frees,
-// reallocs that grow and shrink, calloc, malloc_usable_size (answered from
-// the model at once), a forked child (which applies its events itself),
-// and a thread (after which the program's threads apply their rings). The
-// program counts its tasks at each step: the model's thread is a thread of
-// the process that glibc does not know. By default the thread also stops
-// when it waits for a core more than it runs (the machine's load decides
-// whether the default run still has it at "before"); with "starved" the
-// program runs alone on one core while the model's thread shares another
-// with three spinning children, and the thread stops; the profile is
-// still the same. The starved program makes two million calls (about a
-// quarter of a second here), ten times the two windows of about 20 ms the
-// thread needs to see that it is starved, so a faster machine still sees
-// it stop.
+// The model's thread (runtime/native/record/Applier.h): by default and
+// with MASSIF_MODEL_THREAD=no there is none; with =yes it applies the
+// program's events from the first one; with =auto once the program has
+// made 16,384. The profiles are the same either way, byte for byte:
+// mallocs, frees, reallocs that grow and shrink, calloc,
+// malloc_usable_size (answered from the model at once), a forked child
+// (which applies its events itself), and a thread (after which the
+// program's threads apply their rings). The program counts its tasks at
+// each step: the model's thread is a thread of the process that glibc does
+// not know. With =auto the thread also stops when it waits for a core more
+// than it runs (the machine's load decides whether that run still has it
+// at "before"); with "starved" the program runs alone on one core while
+// the model's thread shares another with three spinning children, and the
+// thread stops; the profile is still the same. The starved program makes
+// two million calls (about a quarter of a second here), ten times the two
+// windows of about 20 ms the thread needs to see that it is starved, so a
+// faster machine still sees it stop. A value that is none of the three
+// warns and leaves the thread off.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %mscc -O1 %s -o prog -lpthread
 // RUN: env MASSIF_MODEL_THREAD=yes MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=yes.%%p" ./prog > yes.log
 // RUN: env MASSIF_MODEL_THREAD=no MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=no.%%p" ./prog > no.log
+// RUN: env MASSIF_MODEL_THREAD=auto MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=auto.%%p" ./prog > auto.log
 // RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=default.%%p" ./prog > default.log
+// RUN: env MASSIF_MODEL_THREAD=maybe MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=bad.%%p" ./prog > bad.log 2> bad.err
 // RUN: %FileCheck %s --check-prefix=YES < yes.log
 // RUN: %FileCheck %s --check-prefix=NO < no.log
-// RUN: %FileCheck %s --check-prefix=AUTO < default.log
-// RUN: %python %S/Inputs/same-profiles.py yes no default
-// RUN: env MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=sdefault.%%p" ./prog starved > starved.log
+// RUN: %FileCheck %s --check-prefix=AUTO < auto.log
+// RUN: %FileCheck %s --check-prefix=NO < default.log
+// RUN: %FileCheck %s --check-prefix=NO < bad.log
+// RUN: %FileCheck %s --check-prefix=BAD < bad.err
+// RUN: %python %S/Inputs/same-profiles.py yes no auto default bad
+// RUN: env MASSIF_MODEL_THREAD=auto MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=sauto.%%p" ./prog starved > starved.log
 // RUN: env MASSIF_MODEL_THREAD=no MASSIF_OPTIONS="--time-unit=B --detailed-freq=2 --massif-out-file=sno.%%p" ./prog starved
 // RUN: %FileCheck %s --check-prefix=STARVED < starved.log
-// RUN: %python %S/Inputs/same-profiles.py sdefault sno
+// RUN: %python %S/Inputs/same-profiles.py sauto sno
+// BAD: massif: warning: MASSIF_MODEL_THREAD=maybe is not yes, auto or no; the program's thread applies its events itself
 // YES: before: 2 tasks
 // YES-NEXT: child: 1 task
 // YES-NEXT: after the thread: 1 task

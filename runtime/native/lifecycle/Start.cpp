@@ -206,21 +206,22 @@ RuntimeState initialise() {
   if (!setUpMessages(*O))
     exitNow(1);
   readSymbolizerTimeout();
-  // The model's thread (Applier.h): not with stack probes, which change the
-  // totals from the program's threads, nor when names decide what counts
-  // (the symbolizer would run there), nor with Massif's -v -v trace.
+  // The model's thread (Applier.h), only when MASSIF_MODEL_THREAD asks for
+  // it: not with stack probes, which change the totals from the program's
+  // threads, nor when names decide what counts (the symbolizer would run
+  // there), nor with Massif's -v -v trace.
   const char *Thread = getEnvironmentVariable("MASSIF_MODEL_THREAD");
-  if (Thread && strcmp(Thread, "yes") != 0 && strcmp(Thread, "no") != 0) {
+  bool Eager = Thread && strcmp(Thread, "yes") == 0;
+  bool Lazy = Thread && strcmp(Thread, "auto") == 0;
+  if (Thread && !Eager && !Lazy && strcmp(Thread, "no") != 0) {
     const char *Parts[] = {"massif: warning: MASSIF_MODEL_THREAD=", Thread,
-                           " is neither yes nor no; the model's thread "
-                           "starts when the program allocates a lot"};
+                           " is not yes, auto or no; the program's thread "
+                           "applies its events itself"};
     writeLine(warningFd(), Parts, 3);
-    Thread = nullptr;
   }
-  allowApplier(!O->Stacks && O->AllocFns.Count == 0 &&
-                   O->IgnoreFns.Count == 0 && O->Verbosity <= 2 &&
-                   !(Thread && strcmp(Thread, "no") == 0),
-               Thread && strcmp(Thread, "yes") == 0);
+  allowApplier((Eager || Lazy) && !O->Stacks && O->AllocFns.Count == 0 &&
+                   O->IgnoreFns.Count == 0 && O->Verbosity <= 2,
+               Eager);
   // Which code keeps frame pointers, while the process has (most likely)
   // one thread: a child forked later never has to walk the loader's list
   // for it (LoaderWalk.h).
