@@ -6,8 +6,9 @@
 #
 #   interpose  the entry points and glibc, nothing recorded
 #   capture    plus the stack captured and interned
-#   ring       plus the event logged to the rings and taken off them by the
-#              model's thread (or the lock taken, with threads); no model
+#   ring       plus the event handed to the model, which drops it: the
+#              model's lock taken (through the thread's ring, with threads
+#              or MASSIF_MODEL_THREAD)
 #   table      plus the block table (insert, remove)
 #   records    plus the per-block records, the tree, the totals, the site
 #              statistics and the snapshots, the slop estimated (no replay
@@ -16,7 +17,7 @@
 #
 # Each program is run RUNS times per mode, the modes alternating with the
 # native build; the median wall time, CPU time (user + system, the model's
-# thread included) and peak RSS over native's are printed. Profiles are written and discarded. Not part of the test
+# thread included, if asked for) and peak RSS over native's are printed. Profiles are written and discarded. Not part of the test
 # suite.
 #
 # usage: bash bench/breakdown/run.sh [RUNS]   (7 by default)
