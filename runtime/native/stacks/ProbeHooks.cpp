@@ -37,15 +37,20 @@ using namespace massif::native;
 static_assert(MASSIF_ABI_STACK_PROBES_FLAG_OFFSET == 0x88,
               "the hooks test the flag at %fs:0x88");
 asm(R"(
-  # Every hook starts with the flag's test and returns at once when the
-  # flag is clear.
-  .macro massif_hook_begin Name
+  # A hook's symbol, and the start of its call-frame description.
+  .macro massif_hook_start Name
   .text
   .globl \Name
   .type \Name, @function
   .p2align 4
 \Name:
   .cfi_startproc
+  .endm
+
+  # Every hook starts with the flag's test and returns at once when the
+  # flag is clear.
+  .macro massif_hook_begin Name
+  massif_hook_start \Name
   cmpb $0, %fs:0x88
   jne 1f
   ret
@@ -74,12 +79,7 @@ asm(R"(
   # assembly (below) of the instruction and the byte clock, which come
   # back to the C++ hook for the rest. The default clock's test is first.
   .macro massif_sled_hook Name, FastI, FastB, Slow
-  .text
-  .globl \Name
-  .type \Name, @function
-  .p2align 4
-\Name:
-  .cfi_startproc
+  massif_hook_start \Name
   cmpb $2, %fs:0x88
   je \FastI
   ja \FastB
