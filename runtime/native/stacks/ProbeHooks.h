@@ -11,9 +11,6 @@
 #ifndef MASSIF_NATIVE_PROBEHOOKS_H
 #define MASSIF_NATIVE_PROBEHOOKS_H
 
-#include "Base.h"
-
-#include <stddef.h>
 #include <stdint.h>
 
 namespace massif {
