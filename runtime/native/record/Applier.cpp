@@ -11,8 +11,8 @@
 // pointing at itself, and whose area at %fs:0x80 (ThreadArea.h) says the
 // thread is inside the runtime. It loops: a batch of events under the
 // model's lock when the lock is free, short pauses while events come, and
-// sleeps, longer and longer, while none do. It stops for good when the
-// machine has no core to spare for it.
+// sleeps, longer and longer, while none do. With MASSIF_MODEL_THREAD=auto
+// it stops for good when the machine has no core to spare for it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +34,7 @@
 using namespace massif;
 using namespace massif::native;
 
-uint32_t native::DirectEvents = 0;
+uint32_t native::DirectEventsLeft = 0;
 
 namespace {
 
@@ -194,8 +194,7 @@ int usableCpus() {
 void native::allowApplier(bool Allow, bool Eager) {
   Allowed = Allow && usableCpus() >= 2;
   Forced = Allowed && Eager;
-  if (Allowed && Eager)
-    DirectEvents = ApplierStartEvents - 1; // the next event starts it
+  DirectEventsLeft = !Allowed ? 0 : Eager ? 1 : ApplierStartEvents;
 }
 
 void native::startApplier() {
@@ -238,5 +237,5 @@ void native::applierAfterForkChild() {
   __atomic_store_n(&ApplierRunning, false, __ATOMIC_RELAXED);
   __atomic_store_n(&RuntimeThreads, false, __ATOMIC_RELAXED);
   Tried = false;
-  DirectEvents = 0;
+  DirectEventsLeft = Allowed ? ApplierStartEvents : 0;
 }

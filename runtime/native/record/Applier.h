@@ -2,13 +2,14 @@
 //
 // Part of massif-native, under the MIT licence.
 //
-// A program of one thread that allocates a lot pays for the model (the
-// block table, the replay of Valgrind's allocator, the tree and the
-// snapshots) on its own thread, event by event, while the machine's other
-// cores are idle. Once such a program has made enough events, the runtime
-// starts a thread of its own that applies them instead: the program's
-// thread only captures the stack and appends to its ring (EventRing.h),
-// and the model keeps up on another core.
+// A program of one thread pays for the model (the block table, the replay
+// of Valgrind's allocator, the tree and the snapshots) on its own thread,
+// event by event. On request (MASSIF_MODEL_THREAD=yes from the first
+// event, =auto once the program has made enough), the runtime starts a
+// thread of its own that applies them instead: the program's thread only
+// captures the stack and appends to its ring (EventRing.h), and the model
+// keeps up on another core. It is not the default: whether that pays
+// depends on where the machine runs the two threads (docs/BENCHMARKS.md).
 //
 // The thread is the kernel's, not glibc's: glibc does not know of it, so
 // __libc_single_threaded stays true and glibc's allocator and stdio keep
@@ -20,8 +21,7 @@
 // themselves: EventRing.h), and is not started with --stacks=yes (the
 // probes change the totals directly), when names decide what is counted
 // (--alloc-fn, --ignore-fn: the symbolizer would run on it), or when the
-// process may use one CPU only. MASSIF_MODEL_THREAD=no keeps it from
-// starting at all; =yes starts it at the first event.
+// process may use one CPU only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,10 +33,10 @@
 namespace massif {
 namespace native {
 
-/// Events the process has applied directly; the model's thread starts
-/// when they reach ApplierStartEvents. A program that allocates little
-/// never has one.
-extern uint32_t DirectEvents __attribute__((visibility("hidden")));
+/// Events still to be applied directly before the model's thread starts;
+/// 0 when it is not to start (the default), so that the common event only
+/// tests it. With =auto a program that allocates little never has one.
+extern uint32_t DirectEventsLeft __attribute__((visibility("hidden")));
 constexpr uint32_t ApplierStartEvents = 1u << 14;
 
 /// Whether start-up allows the model's thread (Start.cpp decides, from the
@@ -48,11 +48,10 @@ void allowApplier(bool Allowed, bool Eager);
 /// event, without the model's lock.
 void startApplier();
 
-/// Counts an event applied directly; starts the model's thread when the
-/// program has shown it allocates a lot. Inside an event, without the
-/// model's lock.
+/// Counts an event applied directly, while the model's thread may start;
+/// starts it at the last. Inside an event, without the model's lock.
 inline void noteDirectEvent() {
-  if (__builtin_expect(++DirectEvents == ApplierStartEvents, 0))
+  if (__builtin_expect(DirectEventsLeft != 0, 0) && --DirectEventsLeft == 0)
     startApplier();
 }
 

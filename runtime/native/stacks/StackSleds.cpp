@@ -9,7 +9,7 @@
 // compiled in costs a no-op, where the test of a thread-local flag it
 // replaced cost lua 7% of its instructions and time. With --stacks=yes
 // each sled becomes "call *slot(%rip)", the slot holding
-// __massif_stack_sled_enter or _leave (StackProbes.cpp).
+// __massif_stack_sled_enter or _leave (ProbeHooks.cpp).
 //
 // Each image registers its section from a constructor; the sleds are
 // patched when the main thread's probes are turned on (before main, while
